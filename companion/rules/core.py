@@ -387,6 +387,9 @@ class Setup:
 # --------------------------------------------------------------------------- the game
 
 
+_UNSET = object()
+
+
 def clone(tree: Any) -> Any:
     """A deep copy of a JSON tree; pickle is several times faster than copy.deepcopy."""
     return pickle.loads(pickle.dumps(tree, pickle.HIGHEST_PROTOCOL))
@@ -396,7 +399,8 @@ class Game:
     """Base of every rulebook. Subclasses set the class attributes and implement:
 
     * ``start(self) -> None``: fill ``self.s`` for a new game from ``self.setup``.
-    * ``prompt(self) -> Prompt | None``: what is expected next, from ``self.s`` alone.
+    * ``_prompt(self) -> Prompt | None``: what is expected next, from ``self.s`` alone
+      (``prompt()`` caches it until the state changes).
     * ``_apply(self, inp) -> list[Event]``: apply an input already checked in form by
       :func:`normalise`. Raise :class:`IllegalInput` for a rule it breaks; it should raise
       before touching ``self.s`` (the fast simulation path relies on it, and the random
@@ -418,6 +422,7 @@ class Game:
     def __init__(self, setup: Setup, *, _state: dict | None = None):
         self.setup = self.check_setup(setup)
         self.s: dict = {}
+        self._prompt_cache: Prompt | None | object = _UNSET
         if _state is None:
             self.start()
         else:
@@ -460,8 +465,13 @@ class Game:
     def start(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def prompt(self) -> Prompt | None:  # pragma: no cover - abstract
+    def _prompt(self) -> Prompt | None:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def prompt(self) -> Prompt | None:
+        if self._prompt_cache is _UNSET:
+            self._prompt_cache = self._prompt()
+        return self._prompt_cache  # type: ignore[return-value]
 
     def _apply(self, inp: Input) -> list[Event]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -478,14 +488,15 @@ class Game:
         if p is None:
             raise IllegalInput("The game is over; start a new one.")
         inp = normalise(p, inp)
-        if not atomic:
-            return self._apply(inp)
-        saved = clone(self.s)
+        saved = clone(self.s) if atomic else None
         try:
             return self._apply(inp)
         except BaseException:
-            self.s = saved
+            if saved is not None:
+                self.s = saved
             raise
+        finally:
+            self._prompt_cache = _UNSET
 
     # -- views and snapshots -----------------------------------------------------
 
@@ -504,6 +515,12 @@ class Game:
     def stats(self) -> dict[str, float]:
         """Numeric figures of a finished game for simulation summaries."""
         return {}
+
+    def bot_input(self, prompt: Prompt, rng: Any) -> Input | None:
+        """A simple bot's answer to ``prompt`` using ``rng`` (a ``random.Random``), or
+        ``None`` to let the generic bot pick uniformly among what the prompt allows.
+        Override only where uniform picks make no sense (e.g. a sensible party length)."""
+        return None
 
     def snapshot(self) -> dict:
         return {"game": self.game_id, "setup": self.setup.to_json(), "state": clone(self.s)}

@@ -1,0 +1,17 @@
+"""Reading dice and coins from camera frames.
+
+Modules:
+
+- ``types``       -- the reading objects (Die, Uncertain, DiceReading, Coin, CoinReading).
+- ``calibration`` -- the JSON calibration of a fixed setup (tray, dice size, logo face, coins).
+- ``segment``     -- finding die-like and coin-like regions against the tray.
+- ``pips``        -- finding pips on a die and checking their layout.
+- ``dice``        -- ``read_dice(frame, calibration=None)``.
+- ``coins``       -- ``read_coins(frame, calibration)`` and ``calibrate_coins``.
+- ``settle``      -- ``SettleDetector``: one reading per roll from a frame stream.
+- ``render``      -- synthetic tray frames and roll sequences for tests and the demo.
+- ``commands``    -- the ``companion dice|coins|calibrate`` subcommands.
+
+numpy and OpenCV are imported by the submodules, never by this package itself, so that
+``import companion.vision`` stays cheap.
+"""

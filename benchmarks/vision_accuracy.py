@@ -1,0 +1,129 @@
+"""Accuracy of the dice reader on the real dev photos, in the issue's terms.
+
+Prints % of dice read correctly, % read wrong (a wrong value, or a die reported where there
+is none), % reported uncertain, % missed, and the per-face confusion matrix.
+
+    .venv/bin/python benchmarks/vision_accuracy.py [--limit N] [--every K] [--size PX]
+
+``--size`` downscales each photo first (e.g. 640) to see how the reader fares on small frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "dice-real-dev")
+
+
+def load_labels(path: str, w: int, h: int) -> list[tuple[int, float, float, float, float]]:
+    """(value, cx, cy, bw, bh) in pixels, from a YOLO label file."""
+    out = []
+    with open(path) as fh:
+        for line in fh:
+            parts = line.split()
+            if len(parts) == 5:
+                c, x, y, bw, bh = int(parts[0]), *map(float, parts[1:])
+                out.append((c + 1, x * w, y * h, bw * w, bh * h))
+    return out
+
+
+def score_image(reading, labels) -> dict:
+    """Match readings to labelled dice: a reading belongs to the label whose top-face box
+    (grown by 15 %) holds its centre."""
+    res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "pairs": []}
+    claimed = set()
+    for d in reading.dice:
+        hit = None
+        for k, (v, x, y, bw, bh) in enumerate(labels):
+            if abs(d.x - x) <= 0.575 * bw and abs(d.y - y) <= 0.575 * bh and k not in claimed:
+                hit = k
+                break
+        if hit is None:
+            res["phantom"] += 1
+            res["pairs"].append((0, d.value))
+            continue
+        claimed.add(hit)
+        truth = labels[hit][0]
+        res["pairs"].append((truth, d.value))
+        res["correct" if truth == d.value else "wrong"] += 1
+    for u in reading.uncertain:
+        for k, (v, x, y, bw, bh) in enumerate(labels):
+            if k not in claimed and abs(u.x - x) <= 0.575 * bw and abs(u.y - y) <= 0.575 * bh:
+                claimed.add(k)
+                res["uncertain"] += 1
+                res["pairs"].append((v, -1))
+                break
+    res["missed"] = len(labels) - len(claimed)
+    for k, lab in enumerate(labels):
+        if k not in claimed:
+            res["pairs"].append((lab[0], None))
+    return res
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", default=DEFAULT_DIR)
+    ap.add_argument("--limit", type=int, default=0, help="only the first N photos")
+    ap.add_argument("--every", type=int, default=1, help="every K-th photo")
+    ap.add_argument("--size", type=int, default=0, help="downscale photos to this longest side")
+    ap.add_argument("--verbose", action="store_true", help="one line per photo")
+    args = ap.parse_args(argv)
+
+    import cv2
+    from companion.vision.dice import read_dice
+
+    files = sorted(glob.glob(os.path.join(args.dir, "*.jpg")))[::args.every]
+    if args.limit:
+        files = files[:args.limit]
+    if not files:
+        print(f"no photos in {args.dir}")
+        return 1
+    tot = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0}
+    confusion = {}
+    n_dice = 0
+    t_read = 0.0
+    for f in files:
+        img = cv2.imread(f)
+        h, w = img.shape[:2]
+        labels = load_labels(f[:-4] + ".txt", w, h)
+        if args.size:
+            s = args.size / max(h, w)
+            img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            labels = [(v, x * s, y * s, bw * s, bh * s) for v, x, y, bw, bh in labels]
+        t0 = time.perf_counter()
+        reading = read_dice(img)
+        t_read += time.perf_counter() - t0
+        res = score_image(reading, labels)
+        n_dice += len(labels)
+        for k in tot:
+            tot[k] += res[k]
+        for pair in res["pairs"]:
+            confusion[pair] = confusion.get(pair, 0) + 1
+        if args.verbose and (res["wrong"] or res["phantom"] or res["missed"] or res["uncertain"]):
+            print(f"{os.path.basename(f)}: {len(labels)} dice, wrong {res['wrong']}, phantom "
+                  f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
+    pct = lambda k: 100.0 * k / max(1, n_dice)
+    print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else ""))
+    print(f"read correctly   {pct(tot['correct']):6.2f} %  ({tot['correct']})")
+    wrong = tot["wrong"] + tot["phantom"]
+    print(f"read wrong       {pct(wrong):6.2f} %  ({tot['wrong']} wrong value, {tot['phantom']} not a die)")
+    print(f"uncertain        {pct(tot['uncertain']):6.2f} %  ({tot['uncertain']})")
+    print(f"missed (silent)  {pct(tot['missed']):6.2f} %  ({tot['missed']})")
+    print(f"mean read time   {1000 * t_read / len(files):.0f} ms per photo")
+    print("confusion (rows: true face; columns: read 1-6, ? = uncertain, - = missed):")
+    print("        " + " ".join(f"{c:>5}" for c in ["1", "2", "3", "4", "5", "6", "?", "-"]))
+    for t in range(0, 7):
+        row = [confusion.get((t, v), 0) for v in (1, 2, 3, 4, 5, 6, -1, None)]
+        name = "no die" if t == 0 else f"true {t}"
+        print(f"{name:>7} " + " ".join(f"{c:>5}" for c in row))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,98 @@
+"""The seven Restriction cards of Down-in-one Street, as this companion reads them.
+
+The printed cards are not in the rulebook's text; the rules name seven restrictions
+(matching the game's seven dice and seven coins: one Case Numbers coin per card used,
+and 8 minus 7 leaves at least one cover-up die). Each card here says what the group sets
+when choosing it and exactly when it is broken at a party:
+
+=================  ====================================  =======================================
+card               set when chosen                       broken when
+=================  ====================================  =======================================
+indoor_max         a number N (1..50)                    an INDOOR party has more than N
+                                                         attendees (checked whenever the count
+                                                         changes; outdoor parties never break it)
+anywhere_max       a number N (1..100), at least double  any party has more than N attendees
+                   the indoor figure if both are used
+masks              "indoors" (indoor parties only) or    at least half the players go unmasked
+                   "everywhere"                          (Stage 4) where the card applies
+distancing         -                                     a player dances (with 5+ players: two
+                                                         players), or guests dance (die + 1 per
+                                                         five guests >= 6)
+no_singing         -                                     a player sings (karaoke needed), or
+                                                         guests sing (die + 1 per drinks >= 5)
+windows            - (applies to indoor parties only)    the windows are closed at the end of
+                                                         Partying (an even number of toggles)
+max_length         a number of minutes (1..1440)         the party's length exceeds it (as set
+                                                         by the host, or after overstaying)
+=================  ====================================  =======================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules.core import Option
+
+INDOOR_MAX = "indoor_max"
+ANYWHERE_MAX = "anywhere_max"
+MASKS = "masks"
+DISTANCING = "distancing"
+NO_SINGING = "no_singing"
+WINDOWS = "windows"
+MAX_LENGTH = "max_length"
+
+# The order in which the group is asked about the cards. The indoor limit comes before the
+# anywhere limit so that "at least double" can be checked when the second is entered.
+CARD_ORDER = (INDOOR_MAX, ANYWHERE_MAX, MASKS, DISTANCING, NO_SINGING, WINDOWS, MAX_LENGTH)
+
+MASKS_INDOORS, MASKS_EVERYWHERE = "indoors", "everywhere"
+MAX_MINUTES = 1440  # a day: the longest length or limit the companion accepts
+
+
+@dataclass(frozen=True)
+class RestrictionCard:
+    """One printed Restriction card.
+
+    ``setting`` is "" (nothing to fill in), "number" (``low``..``high``) or "choice"
+    (``choices``); ``question`` asks the group for it; ``name`` is how events name it.
+    """
+
+    key: str
+    title: str
+    name: str
+    setting: str = ""
+    question: str = ""
+    low: int = 0
+    high: int = 0
+    choices: tuple[Option, ...] = ()
+
+
+CARDS: dict[str, RestrictionCard] = {c.key: c for c in (
+    RestrictionCard(INDOOR_MAX, "Max people indoors", "max people indoors", "number",
+                    "Max people indoors?", 1, 50),
+    RestrictionCard(ANYWHERE_MAX, "Max people anywhere", "max people anywhere", "number",
+                    "Max people anywhere?", 1, 100),
+    RestrictionCard(MASKS, "Masks must be worn", "masks must be worn", "choice",
+                    "Masks must be worn where?",
+                    choices=(Option(MASKS_INDOORS, "Indoors only"), Option(MASKS_EVERYWHERE, "Everywhere"))),
+    RestrictionCard(DISTANCING, "Social distancing", "social distancing"),
+    RestrictionCard(NO_SINGING, "No singing", "no singing"),
+    RestrictionCard(WINDOWS, "Windows must be open", "windows must be open"),
+    RestrictionCard(MAX_LENGTH, "Max length of gatherings", "max length", "number",
+                    "Max length in minutes?", 1, MAX_MINUTES),
+)}
+
+assert tuple(CARDS) == CARD_ORDER
+
+
+def card_label(key: str, value) -> str:
+    """The card as filled in, e.g. ``"Max 6 people indoors"``, ``"Masks: everywhere"``."""
+    if key == INDOOR_MAX:
+        return f"Max {value} people indoors"
+    if key == ANYWHERE_MAX:
+        return f"Max {value} people anywhere"
+    if key == MASKS:
+        return "Masks indoors" if value == MASKS_INDOORS else "Masks everywhere"
+    if key == MAX_LENGTH:
+        return f"Max length {value} min"
+    return CARDS[key].title

@@ -1,0 +1,84 @@
+"""Calibration of a fixed setup, saved as JSON.
+
+``companion calibrate`` measures a setup from a few frames (tray region, dice size,
+lighting); ``companion coins calibrate`` adds what a coin's two faces look like. Both write
+the same kind of file, which the readers load (``vision.calibration`` in the daemon config
+points at it). Every field is optional: an empty calibration means "assume nothing".
+
+- ``tray``: [x, y, w, h] as fractions of the frame: only this region is read.
+- ``die_size``: typical die side in pixels of a frame of ``frame_size``.
+- ``logo_value``: the value (1-6) of the face that bears a logo instead of pips.
+- ``lighting``: median brightness of the tray (0-255) when calibrated.
+- ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+
+class CalibrationError(ValueError):
+    """A calibration file that is missing, not JSON, or holds impossible values."""
+
+
+@dataclass
+class Calibration:
+    tray: list[float] | None = None
+    die_size: float | None = None
+    frame_size: list[int] | None = None
+    logo_value: int | None = None
+    lighting: float | None = None
+    coin: dict | None = None
+    version: int = 1
+    extra: dict = field(default_factory=dict)
+
+    def validate(self) -> "Calibration":
+        if self.tray is not None:
+            if len(self.tray) != 4 or not all(isinstance(v, (int, float)) for v in self.tray):
+                raise CalibrationError("tray must be [x, y, w, h] as fractions of the frame")
+            x, y, w, h = self.tray
+            if not (0 <= x < 1 and 0 <= y < 1 and 0 < w <= 1 and 0 < h <= 1):
+                raise CalibrationError(f"tray {self.tray} is outside the frame")
+        if self.logo_value is not None and self.logo_value not in range(1, 7):
+            raise CalibrationError(f"logo_value must be 1-6, not {self.logo_value!r}")
+        if self.die_size is not None and not (isinstance(self.die_size, (int, float)) and self.die_size > 0):
+            raise CalibrationError(f"die_size must be a positive number, not {self.die_size!r}")
+        if self.coin is not None and not isinstance(self.coin, dict):
+            raise CalibrationError("coin must be an object")
+        return self
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v is not None and v != {}}
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Calibration":
+        if not isinstance(data, dict):
+            raise CalibrationError("a calibration is a JSON object")
+        known = {f for f in cls.__dataclass_fields__ if f != "extra"}
+        extra = {k: v for k, v in data.items() if k not in known}
+        try:
+            cal = cls(**{k: v for k, v in data.items() if k in known}, extra=extra)
+        except TypeError as exc:   # pragma: no cover - dataclass field mismatch
+            raise CalibrationError(str(exc)) from exc
+        return cal.validate()
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Calibration":
+        try:
+            data = json.loads(Path(path).read_text())
+        except OSError as exc:
+            raise CalibrationError(f"cannot read calibration {path}: {exc.strerror or exc}") from exc
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration {path} is not valid JSON: {exc}") from exc
+        return cls.from_dict(data)
+
+    def merged(self, other: "Calibration") -> "Calibration":
+        """This calibration with every field ``other`` sets replacing ours."""
+        mine = self.to_dict()
+        mine.update(other.to_dict())
+        return Calibration.from_dict(mine)

@@ -1,0 +1,170 @@
+"""Pips: finding the small round spots on dice and checking that they form a die face.
+
+Pips are found by local contrast in each colour channel (a morphological top-hat for light
+pips, a black-hat for dark ones), so black pips on white dice, white pips on red dice and
+yellow pips on green dice are all found without knowing the colours. Two pips belong to the
+same face only if they are alike in size and polarity and the straight line between them
+crosses nothing but that die's body colour: no tray between them, no edge of another die.
+A group of pips is accepted as a face only if it matches one of the six standard layouts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass
+class Pip:
+    x: float
+    y: float
+    r: float            # equivalent radius (sqrt(area / pi))
+    ratio: float        # minor / major axis of the blob: 1 round, small = foreshortened
+    angle: float        # orientation of the major axis, radians
+    contrast: float     # peak local contrast, 0-255
+    dark: bool          # darker than the die around it
+
+
+def contrast_maps(img: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pixel strongest light-spot and dark-spot contrast over the three colour channels."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    light = np.zeros(img.shape[:2], np.uint8)
+    dark = np.zeros(img.shape[:2], np.uint8)
+    for c in cv2.split(img):
+        np.maximum(light, cv2.morphologyEx(c, cv2.MORPH_TOPHAT, kernel), out=light)
+        np.maximum(dark, cv2.morphologyEx(c, cv2.MORPH_BLACKHAT, kernel), out=dark)
+    return light, dark
+
+
+def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) -> list[Pip]:
+    """Round, contrasting blobs smaller than the kernel size ``k``: the pip candidates.
+
+    Each blob is cut at half its own peak contrast, so a faint pip and a strong one are both
+    outlined well and a pip does not melt into a dark gap next to it.
+    """
+    light, dark = contrast_maps(img, k)
+    max_area = math.pi * (k * 0.45) ** 2
+    half = k // 2 + 1
+    h, w = img.shape[:2]
+    pips: list[Pip] = []
+    for resp, is_dark in ((light, False), (dark, True)):
+        smooth = cv2.GaussianBlur(resp, (3, 3), 0)
+        maxima = (smooth >= cv2.dilate(smooth, np.ones((5, 5), np.uint8))) & (smooth >= peak)
+        ys, xs = np.nonzero(maxima)
+        taken = np.zeros((h, w), bool)
+        for y, x in sorted(zip(ys, xs), key=lambda p: -int(smooth[p[0], p[1]])):
+            if taken[y, x]:
+                continue
+            y0, x0 = max(0, y - half), max(0, x - half)
+            win = smooth[y0:y + half + 1, x0:x + half + 1]
+            cut = (win >= 0.5 * int(smooth[y, x])).astype(np.uint8)
+            _, labels = cv2.connectedComponents(cut, connectivity=8)
+            sub = labels == labels[y - y0, x - x0]
+            taken[y0:y + half + 1, x0:x + half + 1] |= sub
+            area = int(sub.sum())
+            if area < min_area or area > max_area:
+                continue
+            if sub[0].any() or sub[-1].any() or sub[:, 0].any() or sub[:, -1].any():
+                continue   # runs out of the window: a line or a region, not a spot
+            pip = _blob_shape(sub, x0, y0, area, float(smooth[y, x]), is_dark)
+            if pip is not None:
+                pips.append(pip)
+    return pips
+
+
+def _blob_shape(sub: np.ndarray, x0: int, y0: int, area: int, contrast: float, is_dark: bool):
+    m = cv2.moments(sub.astype(np.uint8), binaryImage=True)
+    mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
+    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 ** 2))
+    l1 = (mu20 + mu02) / 2 + common
+    l2 = (mu20 + mu02) / 2 - common
+    if l2 <= 0:
+        return None
+    a, b = 2 * math.sqrt(l1), 2 * math.sqrt(l2)   # semi-axes of the equivalent ellipse
+    fill = area / (math.pi * a * b)
+    ratio = b / a
+    if not 0.72 < fill < 1.25 or ratio < 0.4:     # not an ellipse: a corner, a line, a letter
+        return None
+    return Pip(x=x0 + m["m10"] / m["m00"], y=y0 + m["m01"] / m["m00"], r=math.sqrt(area / math.pi),
+               ratio=ratio, angle=0.5 * math.atan2(2 * mu11, mu20 - mu02), contrast=contrast,
+               dark=is_dark)
+
+
+# --- layouts ---------------------------------------------------------------------------
+
+def layout_value(pts: np.ndarray, tol: float = 0.3) -> tuple[int | None, float, str]:
+    """Check that the pip centres ``pts`` (n x 2) form a standard face; returns
+    (value or None, quality 0-1, reason when None).
+
+    Only ratios are used (distances relative to the face's own spread), so the check holds
+    at any scale and any rotation, and tolerates the mild perspective of a slanted camera.
+    """
+    n = len(pts)
+    if n == 1:
+        return 1, 1.0, ""
+    if n > 6:
+        return None, 0.0, f"{n} pips: more than a die face holds"
+    c = pts.mean(axis=0)
+    d = np.linalg.norm(pts - c, axis=1)
+    order = np.argsort(d)
+    dmax = d.max()
+    if dmax <= 0:
+        return None, 0.0, "pips on top of each other"
+    rel = d / dmax
+
+    def spread(values) -> float:
+        values = np.asarray(values)
+        return float(values.max() - values.min()) / max(float(values.mean()), 1e-6)
+
+    if n == 2:
+        return 2, 1.0, ""
+    if n == 3:
+        a, b = pts[order[1]] - pts[order[0]], pts[order[2]] - pts[order[0]]
+        cosang = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        err = max(rel[order[0]] / 0.5, (1 + cosang) / 0.3, spread(d[order[1:]]) / 0.6)
+        return (3, 1 - err / 2, "") if err < 1 else (None, 0.0, "3 pips not in a line")
+    if n in (4, 5):
+        outer = order[-4:]
+        err = spread(d[outer]) / (tol * 1.5)
+        # The four outer pips, sorted by angle, must be ~90 degrees apart (a square).
+        ang = np.sort(np.arctan2(*(pts[outer] - c).T[::-1]))
+        gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * math.pi]))
+        err = max(err, float(np.abs(gaps - math.pi / 2).max()) / 0.55)
+        if n == 5:
+            err = max(err, rel[order[0]] / 0.35)
+        return (n, 1 - err / 2, "") if err < 1 else (None, 0.0, f"{n} pips not in a square")
+    # n == 6: two rows of three -- the two nearest the centre are the middle ones (~0.71 of
+    # the corners' distance), and the four corners are equally far.
+    inner, outer = order[:2], order[2:]
+    ratio = float(d[inner].mean() / d[outer].mean())
+    err = max(abs(ratio - 0.707) / 0.2, spread(d[outer]) / (tol * 1.5), spread(d[inner]) / 0.5)
+    # The middle pips lie opposite each other through the centre.
+    v1, v2 = pts[inner[0]] - c, pts[inner[1]] - c
+    cosang = float(np.dot(v1, v2) / (np.linalg.norm(v1) * np.linalg.norm(v2) + 1e-9))
+    err = max(err, (1 + cosang) / 0.3)
+    return (6, 1 - err / 2, "") if err < 1 else (None, 0.0, "6 pips not in two rows")
+
+
+def empty_positions(pts: np.ndarray, value: int) -> np.ndarray:
+    """Where a face of ``value`` with pips ``pts`` must have NO pip (the other spots of the
+    3x3 grid): used to catch a pip that was missed (a 5 read as a 4, a 3 as a 2)."""
+    n = len(pts)
+    if value < 2 or n != value:
+        return np.zeros((0, 2))
+    c = pts.mean(axis=0)
+    d = np.linalg.norm(pts - c, axis=1)
+    a = int(np.argmax(d))
+    # The corner diagonally opposite pip ``a`` is the pip farthest from it.
+    b = int(np.argmax(np.linalg.norm(pts - pts[a], axis=1)))
+    centre = (pts[a] + pts[b]) / 2
+    v = (pts[b] - pts[a]) / 2
+    w = np.array([-v[1], v[0]])
+    corners = [centre + v, centre - v, centre + w, centre - w]
+    mids = [centre + (v + w) / 2, centre - (v + w) / 2, centre + (v - w) / 2, centre - (v - w) / 2]
+    spots = corners + mids + [centre]
+    # Keep the grid spots that no pip occupies (a pip within ~1/3 of the spacing).
+    spacing = float(np.linalg.norm(v)) / math.sqrt(2)
+    return np.array([s for s in spots if np.linalg.norm(pts - s, axis=1).min() > 0.45 * spacing])

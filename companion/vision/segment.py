@@ -1,0 +1,80 @@
+"""Finding die-like and coin-like regions: things that stand out from the tray.
+
+The tray (or table) is estimated as a heavily smoothed version of the frame itself, so no
+background frame and no colour of the tray is needed; anything whose colour differs clearly
+from that local background is foreground. A calibration may supply the tray region.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Longest side of the image the readers work on: big enough that a die in a 12 MP photo of a
+# tray keeps ~10 px pips, small enough to stay fast. Smaller frames are used as they are.
+WORK_SIDE = 1000
+
+
+def working_image(frame: np.ndarray, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+    """The frame as 3-channel BGR uint8 at most ``work_side`` px long, and the scale used."""
+    if frame is None or not hasattr(frame, "ndim") or frame.size == 0:
+        raise ValueError("empty or missing image")
+    img = frame
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    elif img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    if img.dtype != np.uint8:
+        img = np.clip(img, 0, 255).astype(np.uint8)
+    scale = min(1.0, work_side / max(img.shape[:2]))
+    if scale < 1.0:
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return img, scale
+
+
+def background(img: np.ndarray) -> np.ndarray:
+    """The tray as it would look without the dice: a median over a window wider than a die."""
+    h, w = img.shape[:2]
+    small_side = 96
+    f = small_side / max(h, w)
+    small = cv2.resize(img, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
+    bg = cv2.medianBlur(small, 15)
+    bg = cv2.blur(bg, (5, 5))
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def colour_difference(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """Per-pixel distance in Lab between the image and the background (float32)."""
+    a = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.float32)
+    d = a - b
+    # Lightness counts a little less: soft shadows and uneven light change mostly lightness.
+    return np.sqrt(0.6 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def foreground_mask(img: np.ndarray, min_diff: float = 22.0) -> np.ndarray:
+    """Binary mask (uint8 0/255) of everything that differs from the local tray colour."""
+    diff = colour_difference(img, background(img))
+    # The threshold adapts to how noisy the tray is, but never drops below ``min_diff``.
+    med = float(np.median(diff))
+    mad = float(np.median(np.abs(diff - med))) + 1e-3
+    thr = max(min_diff, med + 6.0 * 1.4826 * mad)
+    mask = (diff > thr).astype(np.uint8) * 255
+    k = max(3, round(max(img.shape[:2]) / 300)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return fill_holes(mask, max_hole=(min(img.shape[:2]) / 10) ** 2)
+
+
+def fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
+    """Fill the small holes of every blob (pips the colour of the tray leave holes in a die).
+
+    Large holes stay open: a tray wall is a ring around the whole tray and must not swallow it.
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = mask.copy()
+    if hierarchy is None:
+        return out
+    holes = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0 and cv2.contourArea(c) < max_hole]
+    cv2.drawContours(out, holes, -1, 255, thickness=cv2.FILLED)
+    return out

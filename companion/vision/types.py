@@ -1,0 +1,77 @@
+"""The results of reading a frame: dice, coins and the places that could not be read.
+
+Positions are pixel coordinates in the frame the caller passed in (not the reader's
+internal working scale).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die read with confidence: ``value`` 1-6, centre of its top face, confidence 0-1."""
+    value: int
+    x: float
+    y: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Uncertain:
+    """Something die- or coin-like that could not be read, and why (never turned into a value)."""
+    x: float
+    y: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Coin:
+    """One coin: ``face`` is "heads" or "tails"; ``r`` is its radius in pixels."""
+    face: str
+    x: float
+    y: float
+    r: float
+    confidence: float
+
+
+def _rounded(obj) -> dict:
+    out = {}
+    for key, value in asdict(obj).items():
+        out[key] = round(value, 1 if key in ("x", "y", "r") else 3) if isinstance(value, float) else value
+    return out
+
+
+@dataclass
+class DiceReading:
+    """Every die read in a frame, plus the die-like things that could not be read."""
+    dice: list[Die] = field(default_factory=list)
+    uncertain: list[Uncertain] = field(default_factory=list)
+
+    @property
+    def values(self) -> list[int]:
+        """The values read, left to right (a stable order for display and comparison)."""
+        return [d.value for d in sorted(self.dice, key=lambda d: (d.x, d.y))]
+
+    def to_dict(self) -> dict:
+        return {"dice": [_rounded(d) for d in self.dice],
+                "uncertain": [_rounded(u) for u in self.uncertain]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+@dataclass
+class CoinReading:
+    """Every coin read in a frame, plus the coin-like things that could not be read."""
+    coins: list[Coin] = field(default_factory=list)
+    uncertain: list[Uncertain] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"coins": [_rounded(c) for c in self.coins],
+                "uncertain": [_rounded(u) for u in self.uncertain]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
