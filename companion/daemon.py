@@ -1,0 +1,199 @@
+"""The daemon's main loop: devices in, the controller in the middle, devices out.
+
+One iteration (``Daemon.step``): take every button event waiting (or wait a moment for
+one), feed a camera frame to the settle detector while the controller wants a roll, let
+time pass in the controller, then draw the display and set the LEDs. ``run`` repeats it
+until SIGTERM, tells systemd it is ready, and pings the watchdog from this loop only, and
+only while it is healthy (frames arrive when a roll is wanted; the USB panel answers).
+
+The demo and the tests drive the same ``step`` with memory devices, a synthetic tray and
+a clock of their own.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from companion.controller import Controller, Settings
+from companion.rules.core import COINS, DICE
+from companion.sdnotify import notify, watchdog_seconds
+from companion.table import Table
+
+CAMERA_RETRY_SECONDS = 5.0
+STALE_FRAME_SECONDS = 5.0
+
+
+@dataclass
+class Devices:
+    """What the daemon drives; each is a backend of its device interface."""
+
+    events: Any                    # companion.devices.events.EventQueue
+    display: Any                   # companion.devices.display.Display
+    leds: Any                      # companion.devices.leds.Leds
+    camera: Any = None             # companion.devices.camera.FrameSource, or None
+    panel: Any = None              # companion.devices.panel link, if one is used
+    closers: list = field(default_factory=list)  # button sources etc. to close at the end
+
+    def close(self) -> None:
+        for thing in [*self.closers, self.camera, self.panel]:
+            if thing is not None:
+                try:
+                    thing.close()
+                except Exception:  # closing what is already gone must not stop the shutdown
+                    pass
+
+
+class Daemon:
+    def __init__(self, table: Table, devices: Devices, settings: Settings, *,
+                 clock: Callable[[], float] = time.monotonic, dice_calibration: Any = None,
+                 coin_calibration: Any = None, shuffler: Any = None):
+        self.table = table
+        self.devices = devices
+        self.clock = clock
+        self.dice_calibration = dice_calibration
+        self.coin_calibration = coin_calibration
+        settings.camera = settings.camera and devices.camera is not None
+        self.controller = Controller(table, settings, clock=clock, shuffler=shuffler)
+        self.detector = None
+        self._armed_for: tuple | None = None
+        self.camera_open = False
+        self.camera_retry_at = 0.0
+        self.last_frame_at: float | None = None
+        self.last_step_at = clock()
+        self.stopping = False
+        self.camera_problem = ""
+
+    # ------------------------------------------------------------------ one iteration
+
+    def step(self, timeout: float = 0.02) -> None:
+        events = self.devices.events
+        ev = events.get(timeout)
+        while ev is not None:
+            self.controller.button(ev.button, ev.kind)
+            ev = events.get(0)
+        self._feed_tray()
+        self.controller.tick()
+        self.devices.display.show(self.controller.lines())
+        leds = self.devices.leds
+        for role, state in self.controller.leds().items():
+            if role in leds.states:
+                leds.set(role, state)
+        self.last_step_at = self.clock()
+
+    def _feed_tray(self) -> None:
+        cam = self.devices.camera
+        if cam is None:
+            return
+        from companion.devices.camera import CameraError
+
+        now = self.clock()
+        if not self.camera_open:
+            if now < self.camera_retry_at:
+                return
+            try:
+                cam.open()
+                self.camera_open = True
+                self.camera_problem = ""
+                self.controller.set_camera(True)
+            except CameraError as e:
+                self._camera_lost(str(e), now)
+                return
+        want = self.controller.tray()
+        if want is None:
+            self._armed_for = None
+            return
+        key = (*want, self.controller.tray_generation)
+        if key != self._armed_for:
+            self.detector = self._detector(want[0])
+            self.detector.arm()
+            self._armed_for = key
+        try:
+            frame, _ = cam.read()
+        except CameraError as e:
+            self._camera_lost(str(e), now)
+            return
+        self.last_frame_at = now
+        reading = self.detector.feed(frame, now)
+        if reading is not None:
+            self.controller.reading(reading)
+
+    def _detector(self, kind: str):
+        from companion.vision.settle import SettleDetector
+
+        if kind == DICE:
+            return SettleDetector(self.dice_calibration)
+        assert kind == COINS
+        from companion.vision.coins import read_coins
+
+        cal = self.coin_calibration
+        return SettleDetector(reader=lambda frame: read_coins(frame, cal))
+
+    def _camera_lost(self, why: str, now: float) -> None:
+        self.camera_problem = why
+        if self.camera_open:
+            try:
+                self.devices.camera.close()
+            except Exception:
+                pass
+        self.camera_open = False
+        self._armed_for = None
+        self.camera_retry_at = now + CAMERA_RETRY_SECONDS
+        self.controller.set_camera(False)
+
+    # ------------------------------------------------------------------ health
+
+    def health(self) -> tuple[bool, str]:
+        """Is the loop doing its job? Checked before every watchdog ping."""
+        now = self.clock()
+        if self.controller.tray() is not None and self.camera_open and self.last_frame_at is not None:
+            if now - self.last_frame_at > STALE_FRAME_SECONDS:
+                return False, f"no camera frame for {now - self.last_frame_at:.0f} s"
+        panel = self.devices.panel
+        if panel is not None and hasattr(panel, "healthy") and not panel.healthy():
+            return False, "the USB panel's link is not running"
+        return True, "ok"
+
+    # ------------------------------------------------------------------ the service
+
+    def run(self) -> int:
+        """Loop until SIGTERM/SIGINT; leave the LEDs and display clean."""
+        def stop(signum, frame):
+            self.stopping = True
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        period = watchdog_seconds()
+        last_ping = 0.0
+        self.step(0)
+        notify("READY=1\nSTATUS=" + self._status_text())
+        try:
+            while not self.stopping:
+                self.step(0.02)
+                now = time.monotonic()
+                if period and now - last_ping >= period / 3:
+                    ok, why = self.health()
+                    if ok:
+                        notify("WATCHDOG=1\nSTATUS=" + self._status_text())
+                        last_ping = now
+                    else:
+                        notify("STATUS=unhealthy: " + why)
+        finally:
+            notify("STOPPING=1")
+            self.shutdown()
+        return 0
+
+    def _status_text(self) -> str:
+        g = self.table.game
+        if g is None:
+            return "menu"
+        return f"{g.game_id}, {len(self.table.active)} inputs"
+
+    def shutdown(self) -> None:
+        try:
+            self.devices.leds.all_off()
+            self.devices.display.show(["Table Companion", "Stopped.", "The game is saved.", ""])
+        finally:
+            self.devices.close()
+            self.table.close()
