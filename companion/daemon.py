@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import signal
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from companion.controller import Controller, Settings
@@ -26,31 +25,16 @@ CAMERA_RETRY_SECONDS = 5.0
 STALE_FRAME_SECONDS = 5.0
 
 
-@dataclass
-class Devices:
-    """What the daemon drives; each is a backend of its device interface."""
-
-    events: Any                    # companion.devices.events.EventQueue
-    display: Any                   # companion.devices.display.Display
-    leds: Any                      # companion.devices.leds.Leds
-    camera: Any = None             # companion.devices.camera.FrameSource, or None
-    panel: Any = None              # companion.devices.panel link, if one is used
-    closers: list = field(default_factory=list)  # button sources etc. to close at the end
-
-    def close(self) -> None:
-        for thing in [*self.closers, self.camera, self.panel]:
-            if thing is not None:
-                try:
-                    thing.close()
-                except Exception:  # closing what is already gone must not stop the shutdown
-                    pass
-
-
 class Daemon:
-    def __init__(self, table: Table, devices: Devices, settings: Settings, *,
+    def __init__(self, table: Table, devices: Any, settings: Settings, *,
                  clock: Callable[[], float] = time.monotonic, dice_calibration: Any = None,
-                 coin_calibration: Any = None, shuffler: Any = None):
+                 coin_calibration: Any = None, shuffler: Any = None,
+                 hooks: tuple[Callable[["Daemon"], None], ...] = ()):
+        """``devices``: a :class:`companion.devices.build.Devices` (events, display, leds,
+        camera or None, panel or None). ``hooks`` run at the start of every step (the
+        simulated table uses one to throw dice into its synthetic tray)."""
         self.table = table
+        self.hooks = hooks
         self.devices = devices
         self.clock = clock
         self.dice_calibration = dice_calibration
@@ -69,6 +53,8 @@ class Daemon:
     # ------------------------------------------------------------------ one iteration
 
     def step(self, timeout: float = 0.02) -> None:
+        for hook in self.hooks:
+            hook(self)
         events = self.devices.events
         ev = events.get(timeout)
         while ev is not None:

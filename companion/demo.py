@@ -23,7 +23,7 @@ from typing import TextIO
 
 from companion.bots import bot_input, step_rng
 from companion.controller import Settings
-from companion.daemon import Daemon, Devices
+from companion.daemon import Daemon
 from companion.rules import game_class
 from companion.rules.core import CHOICE, COINS, DICE, HEADS, NUMBER, TIMER, Input
 from companion.table import Table
@@ -214,6 +214,7 @@ class TableBots:
 def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, display=None,
                paced: bool = False, clock=None, camera=None):
     """A Daemon on memory devices and a synthetic tray, and the bots that play it."""
+    from companion.devices.build import Devices
     from companion.devices.camera import SyntheticSource
     from companion.devices.display import MemoryDisplay
     from companion.devices.events import EventQueue
@@ -227,7 +228,7 @@ def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, displa
     settings = Settings(names=NAMES[:players], auto_accept_seconds=2.0 if paced else 0.0,
                         event_seconds=2.5 if paced else 0.0,
                         important_event_seconds=4.0 if paced else 0.0)
-    devices = Devices(EventQueue(), display, leds, camera)
+    devices = Devices(EventQueue(), leds, display, camera)
     daemon = Daemon(table, devices, settings, clock=clock, shuffler=StepShuffler(table, seed))
     bots = TableBots(daemon, camera, seed, game_id, players, paced)
     return daemon, bots
