@@ -1,0 +1,117 @@
+"""The daemon as systemd runs it: notify, watchdog, SIGTERM, bad config, a camera that goes."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.demo import build_demo
+
+COMPANION = [sys.executable, "-m", "companion"]
+
+
+def start(args, tmp_path, **env):
+    return subprocess.Popen([*COMPANION, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            env={**os.environ, "HOME": str(tmp_path), **env})
+
+
+def test_run_tells_systemd_it_is_ready_pings_the_watchdog_and_stops_cleanly(tmp_path):
+    sock_path = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(sock_path)
+    sock.settimeout(20)
+    proc = start(["run", "--sim", "--state", str(tmp_path / "state")], tmp_path,
+                 NOTIFY_SOCKET=sock_path, WATCHDOG_USEC="300000")
+    try:
+        messages = []
+        deadline = time.monotonic() + 30
+        while sum("WATCHDOG=1" in m for m in messages) < 3 and time.monotonic() < deadline:
+            messages.append(sock.recv(4096).decode())
+        assert messages[0].startswith("READY=1")
+        assert sum("WATCHDOG=1" in m for m in messages) >= 3
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0, err
+        assert "STOPPING=1" in sock.recv(4096).decode()
+    finally:
+        proc.kill()
+        sock.close()
+    assert "Stopped." in out and "The game is saved." in out
+    assert "(*)" not in out.splitlines()[-1] and "(~)" not in out.splitlines()[-1]  # LEDs off
+    assert (tmp_path / "state" / "journal.sqlite3").exists()
+
+
+def test_a_bad_config_fails_at_start_naming_the_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[lcd]\naddress = 0x99\n')
+    proc = start(["run", "--sim", "--config", str(bad), "--state", str(tmp_path)], tmp_path)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert "lcd.address" in err and "0x99" in err
+    assert not (tmp_path / "journal.sqlite3").exists()
+
+
+def play_until(daemon, bots, condition, steps=5000):
+    for _ in range(steps):
+        if condition():
+            return
+        bots.act()
+        daemon.step(0)
+        daemon.clock.advance(1 / 15)
+    raise AssertionError("the condition never came")
+
+
+def test_the_watchdog_is_withheld_while_frames_stop_coming(tmp_path):
+    daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path)
+    play_until(daemon, bots, lambda: daemon.controller.tray() is not None)
+    daemon.step(0)
+    assert daemon.health() == (True, "ok")
+    daemon.clock.advance(10)      # the loop stalls: no frame read for 10 s while a roll is wanted
+    ok, why = daemon.health()
+    assert not ok and "no camera frame" in why
+
+
+def test_a_camera_that_disappears_mid_game_falls_back_to_the_buttons_and_comes_back(tmp_path):
+    daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path)
+    c = daemon.controller
+    play_until(daemon, bots, lambda: c.tray() is not None)
+    before = len(daemon.table.active)
+    daemon.devices.camera.unplug()
+    play_until(daemon, bots, lambda: len(daemon.table.active) > before + 2)
+    assert not c.camera_ok and not daemon.camera_open
+    sources = [row[0] for row in daemon.table.journal.db.execute(
+        "SELECT source FROM entries ORDER BY seq DESC LIMIT 3")]
+    assert "buttons" in sources   # dice entered by hand while the camera was gone
+    daemon.devices.camera.plug()
+    play_until(daemon, bots, lambda: c.camera_ok and c.tray() is not None)
+    assert daemon.camera_open
+    daemon.devices.close()
+    daemon.table.close()
+
+
+def test_the_unit_file_passes_systemd_analyze_verify(tmp_path):
+    analyze = "/usr/bin/systemd-analyze"
+    if not Path(analyze).exists():
+        pytest.skip("systemd-analyze is not on this machine")
+    unit = (Path(__file__).parent.parent / "systemd" / "companion.service").read_text()
+    for key in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "User=companion",
+                "StateDirectory=companion", "SupplementaryGroups=gpio video i2c dialout"):
+        assert key in unit
+    # verify checks that ExecStart's program exists: point it at this test's companion.
+    exe = Path(sys.executable).parent / "companion"
+    here = tmp_path / "companion.service"
+    here.write_text(unit.replace("/opt/table-companion/venv/bin/companion", str(exe)))
+    result = subprocess.run([analyze, "verify", str(here)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_install_script_is_valid_bash():
+    script = Path(__file__).parent.parent / "systemd" / "install.sh"
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    assert os.access(script, os.X_OK)
