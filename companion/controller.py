@@ -48,6 +48,7 @@ class Settings:
     error_seconds: float = 4.0
     names: tuple[str, ...] = ()        # player names from the config (else Player 1..N)
     camera: bool = True                # False: dice and coins are entered with the buttons
+    read_coins: bool = True            # False (no coin calibration): coins by the buttons too
 
 
 @dataclass
@@ -108,13 +109,15 @@ class Controller:
             self._notice("Camera lost: enter dice with the buttons", self.cfg.error_seconds, True)
             if self.mode == "play" and self._prompt_kind() in (DICE, COINS):
                 self._start_manual()
+        elif self.mode == "manual" and self._readable(self._prompt()):
+            self.mode = "play"  # back to the tray
         else:
             self._notice("Camera back", 1.5)
 
     def tray(self) -> tuple[str, int] | None:
         """What the tray reader should look for now, or None."""
         p = self._prompt()
-        if (self.mode == "play" and self.camera_ok and p is not None and p.kind in (DICE, COINS)
+        if (self.mode == "play" and self.camera_ok and p is not None and self._readable(p)
                 and self.review is None and not self._blocking()):
             return (p.kind, p.count)
         return None
@@ -259,6 +262,10 @@ class Controller:
     def _prompt(self) -> Prompt | None:
         return self.game.prompt() if self.game is not None else None
 
+    def _readable(self, p: Prompt) -> bool:
+        """Can the tray reader answer this prompt (else the buttons do)?"""
+        return p.kind == DICE or (p.kind == COINS and self.cfg.read_coins)
+
     def _prompt_kind(self) -> str | None:
         p = self._prompt()
         return p.kind if p else None
@@ -307,7 +314,7 @@ class Controller:
         self.tray_generation += 1
         self.cursor = 0
         self.value = p.low if p.kind == NUMBER else 0
-        if p.kind in (DICE, COINS) and not self.camera_ok:
+        if p.kind in (DICE, COINS) and not (self.camera_ok and self._readable(p)):
             self._start_manual()
 
     def _submit(self, inp: Input, source: str = "buttons") -> bool:
@@ -492,7 +499,8 @@ class Controller:
                 self._submit_manual(Input(DICE, tuple(self.manual)))
 
     def _leave_manual(self) -> None:
-        if self.camera_ok:
+        p = self._prompt()
+        if self.camera_ok and p is not None and self._readable(p):
             self.mode = "play"
             self.manual = []
             self.tray_generation += 1

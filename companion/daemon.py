@@ -40,6 +40,7 @@ class Daemon:
         self.dice_calibration = dice_calibration
         self.coin_calibration = coin_calibration
         settings.camera = settings.camera and devices.camera is not None
+        settings.read_coins = settings.read_coins and coin_calibration is not None
         self.controller = Controller(table, settings, clock=clock, shuffler=shuffler)
         self.detector = None
         self._armed_for: tuple | None = None

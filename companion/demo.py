@@ -183,10 +183,13 @@ class TableBots:
             return
         if c.tray() is not None and not plan.rolled:
             self.rolls += 1
+            # How the roll looks is keyed by the step, so a resumed demo sees the same frames.
+            # (The renderer scales the seed into a C int: keep it small.)
+            look = ((self.seed * 1_000_003 + plan.step) * 101 + plan.attempt) % 20_000
             if p.kind == DICE:
-                self.camera.show(want)
+                self.camera.show(want, seed=look)
             else:
-                self.camera.show([], want)
+                self.camera.show([], want, seed=look)
             plan.rolled = True
         elif not c.camera_ok:
             pass  # the controller has switched to entering by hand
@@ -253,6 +256,7 @@ def run_demo(game_id: str, players: int | None = None, seed: int = 0, state: Pat
     table = daemon.table
     done = (table.game is not None and table.game.game_id == game_id and table.game.is_over())
     try:
+        daemon.step(0)  # the first screen, before anyone presses anything
         for _ in range(max_steps):
             if done or (daemon.controller.mode == "over" and table.game is not None):
                 break

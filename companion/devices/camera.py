@@ -215,12 +215,17 @@ def _placeholder_tray(dice: Sequence[int], coins: Sequence = (), *, seed: int = 
 
 
 def _find_renderer():
-    """The vision renderer if it is there; else the placeholder. Returns (function, name)."""
+    """The vision renderer if it is there, else the placeholder: (render_tray, render_roll or
+    None, a name for reports)."""
     try:
         from companion.vision.render import render_tray
-        return render_tray, "companion.vision.render.render_tray"
     except ImportError:
-        return _placeholder_tray, "placeholder (companion.vision.render not available)"
+        return _placeholder_tray, None, "placeholder (companion.vision.render not available)"
+    try:
+        from companion.vision.render import render_roll
+    except ImportError:
+        render_roll = None
+    return render_tray, render_roll, "companion.vision.render"
 
 
 class SyntheticSource(FrameSource):
@@ -233,33 +238,48 @@ class SyntheticSource(FrameSource):
     """
 
     name = "synthetic tray"
+    FPS = 30
 
-    def __init__(self, size=(640, 480), seed: int = 0, roll_frames: int = 5):
+    def __init__(self, size=(640, 480), seed: int = 0, roll_frames: int = 6):
         super().__init__(size)
         self.seed = seed
         self.roll_frames = roll_frames
-        self.render, self.renderer = _find_renderer()
+        self._render, self._render_roll, self.renderer = _find_renderer()
         self.dice: tuple[int, ...] = ()
         self.coins: tuple = ()
-        self._pending: list[tuple[tuple, tuple, int]] = []
+        self._pending: list = []
         self._settled = None
         self._unplugged = False
         self._rolls = 0
 
-    def show(self, dice: Sequence[int], coins: Sequence = (), roll_frames: int | None = None) -> None:
-        """Roll ``dice`` (values 1-6) and ``coins`` into the tray: the next ``roll_frames``
-        frames show them tumbling (other faces, other places), then they settle."""
-        import numpy as np
+    def show(self, dice: Sequence[int], coins: Sequence = (), roll_frames: int | None = None,
+             seed: int | None = None) -> None:
+        """Roll ``dice`` (values 1-6) and ``coins`` ("heads"/"tails") into the tray: the next
+        ``roll_frames`` frames show them tumbling, then every frame shows them at rest.
+        ``seed`` fixes how this roll looks (the demo keys it by the game's step, so that a
+        resumed game sees the very same frames); by default each roll looks different."""
+        dice = tuple(int(v) for v in dice)
         for v in dice:
-            if not 1 <= int(v) <= 6:
+            if not 1 <= v <= 6:
                 raise ValueError(f"a die shows 1 to 6, not {v}")
         n = self.roll_frames if roll_frames is None else roll_frames
         self._rolls += 1
-        rng = np.random.default_rng(self.seed * 1000 + self._rolls)
-        self._pending = [(tuple(int(x) for x in rng.integers(1, 7, len(dice))), tuple(coins),
-                          int(rng.integers(0, 2**31))) for _ in range(n)]
-        self.dice, self.coins = tuple(int(v) for v in dice), tuple(coins)
-        self._settled = None
+        if seed is None:
+            seed = self.seed * 1000 + self._rolls
+        self.dice, self.coins = dice, tuple(coins)
+        if self._render_roll is not None and not coins:
+            frames, _info = self._render_roll(list(dice), seed=seed, size=self.size, fps=self.FPS,
+                                              before=0.0, roll=n / self.FPS, after=1 / self.FPS)
+            images = [f for _t, f in frames]
+            self._pending, self._settled = images[:-1], images[-1]
+        else:
+            import numpy as np
+            rng = np.random.default_rng(seed)
+            self._pending = [
+                self._render([int(x) for x in rng.integers(1, 7, len(dice))], self.coins,
+                             seed=int(rng.integers(0, 2**31)), size=self.size)
+                for _ in range(n)]
+            self._settled = self._render(list(dice), self.coins, seed=seed, size=self.size)
 
     def unplug(self) -> None:
         self._unplugged = True
@@ -278,11 +298,9 @@ class SyntheticSource(FrameSource):
         if self._unplugged:
             raise CameraError(f"{self.name} disappeared (unplugged)")
         if self._pending:
-            dice, coins, seed = self._pending.pop(0)
-            return self.render(list(dice), coins, seed=seed, size=self.size)
+            return self._pending.pop(0)
         if self._settled is None:
-            self._settled = self.render(list(self.dice), self.coins,
-                                        seed=self.seed * 1000 + self._rolls, size=self.size)
+            self._settled = self._render([], (), seed=self.seed, size=self.size)
         return self._settled.copy()
 
 

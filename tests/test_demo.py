@@ -1,0 +1,115 @@
+"""Whole games through the real path (bots pressing buttons, dice rendered and read by the
+real reader, the Table and its journal), and a demo killed with kill -9 many times."""
+
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from companion.demo import run_demo
+from companion.devices.display import MemoryDisplay
+from companion.rules import game_class
+from companion.rules.core import replay
+from companion.table import Table
+
+
+class RecordingDisplay(MemoryDisplay):
+    """An in-memory display that also keeps every screen it was asked to show."""
+
+    def __init__(self):
+        super().__init__(20, 4)
+        self.history: list[str] = []
+
+    def show(self, lines):
+        writes = super().show(lines)
+        screen = "\n".join(self.lines)
+        if not self.history or self.history[-1] != screen:
+            self.history.append(screen)
+        return writes
+
+
+# (game, players, seed): small tables so that each game stays short.
+GAMES = [("down-in-one-street", 3, 2), ("all-fall-down", 3, 1), ("sneak", 4, 1),
+         ("game-of-2020", 2, 1), ("lockdown", 3, 1)]
+
+
+@pytest.mark.parametrize("game,players,seed", GAMES)
+def test_a_whole_game_through_the_real_path(game, players, seed, tmp_path):
+    display = RecordingDisplay()
+    status = run_demo(game, players, seed, tmp_path, paced=False, display=display)
+    assert status["over"] and status["game"] == game
+    screens = display.history
+    assert any("Pick a game" in s for s in screens)            # started from the menu
+    # The score line of the LCD is the game's own score text, to the end.
+    assert screens[-1].splitlines()[-1].strip() == status["score"]["text"][:20].strip()
+    if status["rolls"]:
+        assert any("Read: " in s for s in screens)             # readings were shown
+    # The journal alone rebuilds the same game and score.
+    table = Table(tmp_path / "journal.sqlite3")
+    rebuilt = replay(game_class(game), table.game.setup, table.inputs)
+    assert rebuilt.score() == status["score"] and len(table.inputs) == status["inputs"]
+    sources = {row[0] for row in table.journal.db.execute("SELECT source FROM entries")}
+    if status["rolls"]:
+        assert "camera" in sources                              # dice read by the reader
+    table.close()
+
+
+def journal_rows(path):
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT kind, input, target, source FROM entries ORDER BY seq").fetchall()
+
+
+def demo(args, state):
+    return subprocess.Popen([sys.executable, "-m", "companion", "demo", *args, "--state", str(state),
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def row_count(path):
+    if not path.exists():
+        return 0
+    with sqlite3.connect(path) as db:
+        try:
+            return db.execute("SELECT count(*) FROM entries").fetchone()[0]
+        except sqlite3.OperationalError:  # the tables are not created yet
+            return 0
+
+
+@pytest.mark.parametrize("game,players,seed,kills", [("sneak", 4, 5, 3), ("game-of-2020", 2, 2, 3)])
+def test_a_demo_killed_at_random_moments_ends_exactly_as_one_never_interrupted(
+        game, players, seed, kills, tmp_path):
+    args = [game, "--players", str(players), "--seed", str(seed)]
+    whole = tmp_path / "whole"
+    out, err = demo(args, whole).communicate(timeout=600)
+    reference = json.loads(out)
+    expected = journal_rows(whole / "journal.sqlite3")
+
+    journal = tmp_path / "killed" / "journal.sqlite3"
+    rng = random.Random(seed)
+    done, killed_times = None, 0
+    for _ in range(100):
+        proc = demo(args, journal.parent)
+        # Let it journal a random number of new inputs, then kill it in the middle of work.
+        target = row_count(journal) + rng.randint(2, 12)
+        while proc.poll() is None and row_count(journal) < target:
+            time.sleep(0.002)
+        time.sleep(rng.uniform(0, 0.03))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            proc.communicate()
+            killed_times += 1
+            rows = journal_rows(journal)
+            # What was journalled so far is exactly the beginning of the uninterrupted game.
+            assert rows == expected[:len(rows)]
+            continue
+        out, err = proc.communicate()
+        assert proc.returncode == 0, err
+        done = json.loads(out)
+        break
+    assert done is not None and killed_times >= kills
+    assert journal_rows(journal) == expected
+    assert done["score"] == reference["score"] and done["inputs"] == reference["inputs"]
