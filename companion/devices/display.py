@@ -75,7 +75,8 @@ class DisplayError(RuntimeError):
 
 class Display:
     """The interface. A backend implements ``_init`` (re-initialise the hardware and load the
-    custom characters), ``_write(row, col, text)``, and may implement ``_flush`` and ``_close``.
+    custom characters), ``_write(row, col, text)``, and may implement ``_flush`` (called after an
+    update that changed something) and ``_close``.
     ``_write`` and ``_init`` raise OSError when the hardware misbehaves."""
 
     def __init__(self, cols: int = 20, rows: int = 4, *, full_redraw_seconds: float = 300.0,
@@ -134,7 +135,8 @@ class Display:
         count = 0
         for attempt in range(2):
             try:
-                if self._shown is None:
+                inited = self._shown is None
+                if inited:
                     # _init clears the screen, so the diff against blanks is a full redraw.
                     self._init()
                     self._shown = [" " * self.cols for _ in range(self.rows)]
@@ -144,7 +146,8 @@ class Display:
                     count += 1 + len(run)
                     line = self._shown[row]
                     self._shown[row] = line[:col] + run + line[col + len(run):]
-                self._flush()
+                if count or inited:
+                    self._flush()
                 self.ok, self.last_error = True, None
                 break
             except OSError as e:

@@ -42,6 +42,20 @@ def make_pin_factory(name: str):
     raise GpioError(f"gpiozero has no pin factory called {name!r}")
 
 
+def _explain(e: Exception) -> str:
+    if type(e).__name__ == "BadPinFactory":
+        return f"{e} (no GPIO on this machine: not a Pi? On a PC use --mock or pin_factory = \"mock\")"
+    return str(e)
+
+
+def _quietly(make):
+    """gpiozero warns once per factory it fails to load before raising; the error says it all."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return make()
+
+
 class _Debounced:
     """One button's debounced state; calls ``report(kind)`` for accepted changes and holds."""
 
@@ -110,8 +124,8 @@ class GpioButtons:
         self._state: dict[str, _Debounced] = {}
         try:
             for name, pin in self.pins.items():
-                button = Button(pin, pull_up=True, hold_time=hold_ms / 1000,
-                                pin_factory=pin_factory)
+                button = _quietly(lambda: Button(pin, pull_up=True, hold_time=hold_ms / 1000,
+                                                 pin_factory=pin_factory))
                 self._buttons[name] = button
                 state = _Debounced(button, bounce_ms / 1000,
                                    lambda kind, name=name: translate(name, kind))
@@ -121,7 +135,7 @@ class GpioButtons:
                 button.when_held = state.hold
         except (GPIOZeroError, OSError, RuntimeError) as e:
             self.close()
-            raise GpioError(f"button {name!r} on GPIO{pin}: {e}") from e
+            raise GpioError(f"button {name!r} on GPIO{pin}: {_explain(e)}") from e
 
     def is_pressed(self, name: str) -> bool:
         """The debounced state of one button."""
@@ -148,10 +162,11 @@ class GpioLeds(Leds):
         self._leds = {}
         try:
             for role, pin in self.pins.items():
-                self._leds[role] = LED(pin, initial_value=False, pin_factory=pin_factory)
+                self._leds[role] = _quietly(
+                    lambda: LED(pin, initial_value=False, pin_factory=pin_factory))
         except (GPIOZeroError, OSError, RuntimeError) as e:
             self.close()
-            raise GpioError(f"LED {role!r} on GPIO{pin}: {e}") from e
+            raise GpioError(f"LED {role!r} on GPIO{pin}: {_explain(e)}") from e
 
     def _apply(self, role: str, state: str) -> None:
         led = self._leds[role]

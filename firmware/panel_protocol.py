@@ -1,0 +1,1 @@
+../companion/devices/panel_protocol.py

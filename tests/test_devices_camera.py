@@ -1,0 +1,171 @@
+"""Camera frame sources that run here: a folder replay, OpenCV on a video file, the synthetic
+tray; and the errors of a camera that is missing or disappears."""
+
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.config import load_config
+from companion.devices.camera import (CameraError, EndOfFrames, FolderSource, OpenCVSource,
+                                      SyntheticSource, open_camera)
+
+SIZE = (160, 120)
+
+
+def frames(n, size=SIZE):
+    """n distinct solid-colour frames, each with its index in the blue channel."""
+    out = []
+    for i in range(n):
+        f = np.zeros((size[1], size[0], 3), np.uint8)
+        f[:, :, 0] = 40 * (i + 1)
+        f[:, :, 2] = 200
+        out.append(f)
+    return out
+
+
+@pytest.fixture
+def folder(tmp_path):
+    d = tmp_path / "replay"
+    d.mkdir()
+    for i, f in enumerate(frames(3)):
+        cv2.imwrite(str(d / f"frame{i:03d}.png"), f)
+    (d / "notes.txt").write_text("not an image")
+    return d
+
+
+def test_folder_replays_images_in_name_order_then_ends(folder):
+    src = FolderSource(str(folder), SIZE)
+    with src:
+        got = [src.read() for _ in range(3)]
+        assert [int(f[0, 0, 0]) for f, _t in got] == [40, 80, 120]
+        assert got[0][0].shape == (120, 160, 3) and got[0][0].dtype == np.uint8
+        assert got[0][1] <= got[1][1] <= got[2][1]           # timestamps move forward
+        with pytest.raises(EndOfFrames):
+            src.read()
+    assert not src.is_open
+
+
+def test_folder_loops_when_asked(folder):
+    with FolderSource(str(folder), SIZE, loop=True) as src:
+        values = [int(src.read()[0][0, 0, 0]) for _ in range(5)]
+    assert values == [40, 80, 120, 40, 80]
+
+
+def test_frames_of_another_size_are_resized(folder):
+    with FolderSource(str(folder), (64, 48)) as src:
+        frame, _t = src.read()
+    assert frame.shape == (48, 64, 3)
+
+
+def test_a_folder_that_disappears_is_a_clear_error_and_can_be_reopened(folder, tmp_path):
+    src = FolderSource(str(folder), SIZE).open()
+    src.read()
+    moved = tmp_path / "elsewhere"
+    shutil.move(str(folder), str(moved))
+    with pytest.raises(CameraError, match="disappeared"):
+        src.read()
+    assert not src.is_open
+    with pytest.raises(CameraError, match="does not exist"):
+        src.open()
+    shutil.move(str(moved), str(folder))      # the camera is back: same object, same process
+    src.open()
+    assert int(src.read()[0][0, 0, 0]) == 40
+    src.close()
+
+
+def test_an_unreadable_image_is_named(folder):
+    (folder / "frame001.png").write_bytes(b"not a png")
+    with FolderSource(str(folder), SIZE) as src:
+        src.read()
+        with pytest.raises(CameraError, match="frame001.png is not a readable image"):
+            src.read()
+
+
+def test_empty_or_missing_folder(tmp_path):
+    with pytest.raises(CameraError, match="holds no images"):
+        FolderSource(str(tmp_path), SIZE).open()
+    with pytest.raises(CameraError, match="does not exist"):
+        FolderSource(str(tmp_path / "nope"), SIZE).open()
+
+
+def test_opencv_reads_a_video_file(tmp_path):
+    path = str(tmp_path / "roll.avi")
+    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 10, SIZE)
+    assert writer.isOpened()
+    for f in frames(4):
+        writer.write(f)
+    writer.release()
+    src = OpenCVSource(path, SIZE)
+    with src:
+        blues = [int(src.read()[0][:, :, 0].mean()) for _ in range(4)]
+        with pytest.raises(EndOfFrames):
+            src.read()
+    assert [abs(b - e) < 10 for b, e in zip(blues, (40, 80, 120, 160))] == [True] * 4
+    with OpenCVSource(path, SIZE, loop=True) as looping:
+        for _ in range(6):
+            looping.read()
+
+
+def test_opencv_missing_file_and_missing_webcam(tmp_path):
+    with pytest.raises(CameraError, match="does not exist"):
+        OpenCVSource(str(tmp_path / "none.avi")).open()
+    bad = tmp_path / "bad.avi"
+    bad.write_bytes(b"garbage" * 100)
+    with pytest.raises(CameraError, match="cannot decode"):
+        OpenCVSource(str(bad)).open()
+    with pytest.raises(CameraError, match="no webcam at index 63"):
+        OpenCVSource(63).open()
+
+
+def test_read_before_open_says_so():
+    with pytest.raises(CameraError, match="not open"):
+        SyntheticSource(SIZE).read()
+
+
+def test_synthetic_tray_tumbles_then_settles_on_the_dice_it_was_told():
+    cam = SyntheticSource(SIZE, roll_frames=3).open()
+    empty, _ = cam.read()
+    cam.show([3, 5, 6])
+    rolling = [cam.read()[0] for _ in range(3)]
+    settled = [cam.read()[0] for _ in range(3)]
+    assert all(f.shape == (120, 160, 3) and f.dtype == np.uint8 for f in rolling + settled)
+    assert np.array_equal(settled[0], settled[1]) and np.array_equal(settled[1], settled[2])
+    assert not np.array_equal(rolling[0], settled[0])
+    assert not np.array_equal(empty, settled[0])
+    assert cam.dice == (3, 5, 6)
+    with pytest.raises(ValueError):
+        cam.show([7])
+
+
+def test_synthetic_camera_unplugged_and_back():
+    cam = SyntheticSource(SIZE).open()
+    cam.unplug()
+    with pytest.raises(CameraError, match="disappeared"):
+        cam.read()
+    with pytest.raises(CameraError):
+        cam.open()
+    cam.plug()
+    cam.open().read()
+
+
+def test_open_camera_follows_the_config(folder, tmp_path):
+    cfg = load_config(None)
+    assert isinstance(open_camera(cfg, backend="synthetic"), SyntheticSource)
+    replay = cfg.replace({"camera": {"backend": "folder", "source": str(folder)}})
+    assert isinstance(open_camera(replay), FolderSource)
+    with pytest.raises(CameraError, match="camera.source"):
+        open_camera(cfg.replace({"camera": {"backend": "folder"}}))
+
+
+def test_picamera2_missing_is_a_clear_error():
+    pytest.importorskip("cv2")
+    try:
+        import picamera2  # noqa: F401
+        pytest.skip("picamera2 is installed here")
+    except ImportError:
+        pass
+    from companion.devices.picamera import Picamera2Source
+    with pytest.raises(CameraError, match="picamera2 is not installed"):
+        Picamera2Source().open()
