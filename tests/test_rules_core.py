@@ -126,7 +126,8 @@ def test_inputs_and_snapshots_survive_json():
 def test_full_checking_simulation_replays_after_every_input():
     rng = random.Random(7)
     for _ in range(10):
-        rec = play_game(RaceToTwenty, random_setup(RaceToTwenty, rng), rng, check="full")
+        setup = random_setup(RaceToTwenty, rng, options={"target": 30})
+        rec = play_game(RaceToTwenty, setup, rng, check="full")
         assert rec.game.is_over()
         assert max(rec.game.s["totals"]) >= rec.game.setup.options["target"]
 
