@@ -32,9 +32,18 @@ from companion.rules.core import (CHOICE, COINS, DICE, HEADS, NUMBER, SHUFFLE, T
 from companion.screens import clock_text, dice_text, menu_window, page, wrap
 from companion.table import JournalError, Table
 
-# Events worth the attention LED and a longer look.
-IMPORTANT_EVENTS = ("broken", "exposed", "died", "death", "winner", "game-over", "eliminated",
-                    "rumbled", "score")
+# Event kinds (as the rulebooks name them) worth a longer look and the attention LED...
+IMPORTANT_EVENTS = frozenset({
+    "broken", "word-out", "rumbled", "covered-up", "case-numbers", "lockdown",   # Down-in-one Street
+    "death", "funeral", "no-story",                                           # All Fall Down
+    "camps-switched", "reveal", "match-scored",                                # Sneak
+    "out", "triplet", "clear",                                                 # Lockdown
+    "quarantine", "pit",                                                       # The Game of 2020
+    "winner", "game-over",
+})
+# ...and those that light a game LED of their own.
+BROKEN_LED_EVENTS = frozenset({"broken", "word-out", "rumbled"})
+DEATH_LED_EVENTS = frozenset({"death", "out"})
 
 
 @dataclass
@@ -76,7 +85,7 @@ class Controller:
         self.value = 0
         self.manual: list[int] = []      # dice being entered by hand
         self.review: dict | None = None  # a reading waiting to be accepted
-        self.notices: list[tuple[str, float, bool]] = []  # (text, seconds, important)
+        self.notices: list[tuple[str, float, bool, str]] = []  # (text, seconds, important, kind)
         self.notice_until = 0.0
         self.reveals: list[Event] = []   # private events waiting to be shown to one player
         self.revealing = False
@@ -211,7 +220,7 @@ class Controller:
         if self.revealing or (self.reveals and not self._notice_showing(now)):
             return self._reveal_lines()
         if self._notice_showing(now):
-            text, _, important = self.notices[0]
+            text, _, important, _ = self.notices[0]
             return page(wrap(("! " if important else "") + text, c, r - 1), self._score_line(), c, r)
         if self.mode == "menu":
             return self._menu_lines()
@@ -250,10 +259,10 @@ class Controller:
             elapsed = now - self.timer_started
             if p.low <= elapsed < p.low + 3 or elapsed >= p.high - 3:
                 out["attention"] = "blink"  # signal one minute and the time limit
-        text = self.notices[0][0].lower() if self.notices and self._notice_showing(now) else ""
-        if "broken" in text or "exposed" in text:
+        kind = self.notices[0][3] if self.notices and self._notice_showing(now) else ""
+        if kind in BROKEN_LED_EVENTS:
             out["broken"] = "blink"
-        if "died" in text or "eliminated" in text or "dead" in text:
+        if kind in DEATH_LED_EVENTS:
             out["death"] = "blink"
         return out
 
@@ -270,8 +279,8 @@ class Controller:
         p = self._prompt()
         return p.kind if p else None
 
-    def _notice(self, text: str, seconds: float, important: bool = False) -> None:
-        self.notices.append((text, seconds, important))
+    def _notice(self, text: str, seconds: float, important: bool = False, kind: str = "") -> None:
+        self.notices.append((text, seconds, important, kind))
         if len(self.notices) == 1:
             self._head_notice_started()
 
@@ -342,9 +351,9 @@ class Controller:
             if e.private:
                 self.reveals.append(e)
                 continue
-            important = any(k in e.kind for k in IMPORTANT_EVENTS)
+            important = e.kind in IMPORTANT_EVENTS
             seconds = self.cfg.important_event_seconds if important else self.cfg.event_seconds
-            self._notice(e.text, seconds, important)
+            self._notice(e.text, seconds, important, e.kind)
 
     # ------------------------------------------------------------------ play screens
 

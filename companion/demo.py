@@ -215,7 +215,7 @@ class TableBots:
 
 
 def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, display=None,
-               paced: bool = False, clock=None, camera=None):
+               leds=None, paced: bool = False, clock=None, camera=None):
     """A Daemon on memory devices and a synthetic tray, and the bots that play it."""
     from companion.devices.build import Devices
     from companion.devices.camera import SyntheticSource
@@ -224,7 +224,7 @@ def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, displa
     from companion.devices.leds import MemoryLeds
 
     clock = clock or (time.monotonic if paced else VirtualClock())
-    leds = MemoryLeds(("waiting", "accepted", "attention", "broken", "death"))
+    leds = leds or MemoryLeds(("waiting", "accepted", "attention", "broken", "death"))
     display = display or MemoryDisplay(20, 4, clock=clock)
     camera = camera or SyntheticSource(seed=seed)
     table = Table(state_dir / "journal.sqlite3")
@@ -238,7 +238,7 @@ def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, displa
 
 
 def run_demo(game_id: str, players: int | None = None, seed: int = 0, state: Path | None = None,
-             *, out: TextIO | None = None, paced: bool | None = None, display=None,
+             *, out: TextIO | None = None, paced: bool | None = None, display=None, leds=None,
              max_steps: int = 2_000_000) -> dict:
     """Play one game to its end (or resume it); returns the final status."""
     out = out or sys.stdout
@@ -252,7 +252,8 @@ def run_demo(game_id: str, players: int | None = None, seed: int = 0, state: Pat
     if display is None and paced:
         from companion.devices.display import TerminalDisplay
         display = TerminalDisplay(20, 4)
-    daemon, bots = build_demo(game_id, players, seed, Path(state), display=display, paced=paced)
+    daemon, bots = build_demo(game_id, players, seed, Path(state), display=display, leds=leds,
+                              paced=paced)
     table = daemon.table
     done = (table.game is not None and table.game.game_id == game_id and table.game.is_over())
     try:

@@ -12,7 +12,9 @@ import time
 import pytest
 
 from companion.demo import run_demo
+from companion.config import LED_ROLES
 from companion.devices.display import MemoryDisplay
+from companion.devices.leds import MemoryLeds
 from companion.rules import game_class
 from companion.rules.core import replay
 from companion.table import Table
@@ -33,6 +35,21 @@ class RecordingDisplay(MemoryDisplay):
         return writes
 
 
+class RecordingLeds(MemoryLeds):
+    """In-memory LEDs that remember every state each LED was ever put in."""
+
+    def __init__(self):
+        super().__init__(LED_ROLES)
+        self.seen = {role: {"off"} for role in LED_ROLES}
+
+    def _apply(self, role, state):
+        self.seen[role].add(state)
+
+
+# The game LED each game must light at least once: a restriction broken (Down-in-one Street
+# ends only when a party with broken restrictions is rumbled), a child's death, a player out.
+GAME_LEDS = {"down-in-one-street": "broken", "all-fall-down": "death", "lockdown": "death"}
+
 # (game, players, seed): small tables so that each game stays short.
 GAMES = [("down-in-one-street", 3, 2), ("all-fall-down", 3, 1), ("sneak", 4, 1),
          ("game-of-2020", 2, 1), ("lockdown", 3, 1)]
@@ -40,9 +57,13 @@ GAMES = [("down-in-one-street", 3, 2), ("all-fall-down", 3, 1), ("sneak", 4, 1),
 
 @pytest.mark.parametrize("game,players,seed", GAMES)
 def test_a_whole_game_through_the_real_path(game, players, seed, tmp_path):
-    display = RecordingDisplay()
-    status = run_demo(game, players, seed, tmp_path, paced=False, display=display)
+    display, leds = RecordingDisplay(), RecordingLeds()
+    status = run_demo(game, players, seed, tmp_path, paced=False, display=display, leds=leds)
     assert status["over"] and status["game"] == game
+    if game in GAME_LEDS:
+        assert "blink" in leds.seen[GAME_LEDS[game]]
+    if status["rolls"]:
+        assert "on" in leds.seen["waiting"] and "on" in leds.seen["accepted"]
     screens = display.history
     assert any("Pick a game" in s for s in screens)            # started from the menu
     # The score line of the LCD is the game's own score text, to the end.
