@@ -29,7 +29,7 @@ from typing import Any, Callable
 from companion.rules import available_games, game_class
 from companion.rules.core import (CHOICE, COINS, DICE, HEADS, NUMBER, SHUFFLE, TAILS, TIMER, BadSetup,
                                   Event, IllegalInput, Input, Prompt, Setup)
-from companion.screens import clock_text, dice_text, menu_window, page, wrap
+from companion.screens import clock_text, dice_text, frame, menu_window, page, wrap
 from companion.table import JournalError, Table
 
 # Event kinds (as the rulebooks name them) worth a longer look and the attention LED...
@@ -61,6 +61,17 @@ class Settings:
 
 
 @dataclass
+class Notice:
+    """Something on screen until its time is up (or a press): an event, an error, a card."""
+
+    text: str
+    seconds: float                     # 0: until a press
+    important: bool = False
+    kind: str = ""                     # the event's kind, for the game LEDs
+    page: tuple[str, ...] = ()         # a ready-made screen (a card laid out for the LCD)
+
+
+@dataclass
 class _Menu:
     step: str = "game"                  # game -> players -> option:<name> -> start
     cursor: int = 0
@@ -85,7 +96,7 @@ class Controller:
         self.value = 0
         self.manual: list[int] = []      # dice being entered by hand
         self.review: dict | None = None  # a reading waiting to be accepted
-        self.notices: list[tuple[str, float, bool, str]] = []  # (text, seconds, important, kind)
+        self.notices: list[Notice] = []
         self.notice_until = 0.0
         self.reveals: list[Event] = []   # private events waiting to be shown to one player
         self.revealing = False
@@ -220,8 +231,10 @@ class Controller:
         if self.revealing or (self.reveals and not self._notice_showing(now)):
             return self._reveal_lines()
         if self._notice_showing(now):
-            text, _, important, _ = self.notices[0]
-            return page(wrap(("! " if important else "") + text, c, r - 1), self._score_line(), c, r)
+            n = self.notices[0]
+            if n.page and len(n.page) <= r:
+                return frame(n.page, c, r)
+            return page(wrap(("! " if n.important else "") + n.text, c, r - 1), self._score_line(), c, r)
         if self.mode == "menu":
             return self._menu_lines()
         if self.mode == "confirm-undo":
@@ -245,7 +258,7 @@ class Controller:
     def leds(self) -> dict[str, str]:
         now = self.clock()
         p = self._prompt()
-        important = bool(self.notices and self.notices[0][2] and self._notice_showing(now))
+        important = bool(self.notices and self.notices[0].important and self._notice_showing(now))
         out = {"waiting": "off", "accepted": "off", "attention": "off", "broken": "off", "death": "off"}
         if self.tray() is not None:
             out["waiting"] = "on"
@@ -259,7 +272,7 @@ class Controller:
             elapsed = now - self.timer_started
             if p.low <= elapsed < p.low + 3 or elapsed >= p.high - 3:
                 out["attention"] = "blink"  # signal one minute and the time limit
-        kind = self.notices[0][3] if self.notices and self._notice_showing(now) else ""
+        kind = self.notices[0].kind if self.notices and self._notice_showing(now) else ""
         if kind in BROKEN_LED_EVENTS:
             out["broken"] = "blink"
         if kind in DEATH_LED_EVENTS:
@@ -279,14 +292,15 @@ class Controller:
         p = self._prompt()
         return p.kind if p else None
 
-    def _notice(self, text: str, seconds: float, important: bool = False, kind: str = "") -> None:
-        self.notices.append((text, seconds, important, kind))
+    def _notice(self, text: str, seconds: float, important: bool = False, kind: str = "",
+                page: tuple[str, ...] = ()) -> None:
+        self.notices.append(Notice(text, seconds, important, kind, page))
         if len(self.notices) == 1:
             self._head_notice_started()
 
     def _head_notice_started(self) -> None:
         """The first notice has just gone up: its time on screen starts now (0: until a press)."""
-        seconds = self.notices[0][1] if self.notices else 0
+        seconds = self.notices[0].seconds if self.notices else 0
         self.notice_until = self.clock() + seconds if seconds > 0 else 0.0
 
     def _drop_notice(self) -> None:
@@ -353,7 +367,10 @@ class Controller:
                 continue
             important = e.kind in IMPORTANT_EVENTS
             seconds = self.cfg.important_event_seconds if important else self.cfg.event_seconds
-            self._notice(e.text, seconds, important, e.kind)
+            page = tuple(e.data.get("lcd") or ())
+            if page:  # a card to read aloud: its own screen, as long as an important event
+                seconds = self.cfg.important_event_seconds
+            self._notice(e.text, seconds, important, e.kind, page)
 
     # ------------------------------------------------------------------ play screens
 

@@ -70,6 +70,8 @@ def test_a_whole_game_through_the_real_path(game, players, seed, tmp_path):
     assert screens[-1].splitlines()[-1].strip() == status["score"]["text"][:20].strip()
     if status["rolls"]:
         assert any("Read: " in s for s in screens)             # readings were shown
+    if game == "game-of-2020":                                 # cards get a page of their own
+        assert any(s.startswith(("Yay: ", "Nay: ", "Oy Vey: ")) for s in screens)
     # The journal alone rebuilds the same game and score.
     table = Table(tmp_path / "journal.sqlite3")
     rebuilt = replay(game_class(game), table.game.setup, table.inputs)
