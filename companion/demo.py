@@ -217,6 +217,7 @@ class TableBots:
 def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, display=None,
                leds=None, paced: bool = False, clock=None, camera=None):
     """A Daemon on memory devices and a synthetic tray, and the bots that play it."""
+    from companion.config import LED_ROLES
     from companion.devices.build import Devices
     from companion.devices.camera import SyntheticSource
     from companion.devices.display import MemoryDisplay
@@ -224,7 +225,7 @@ def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, displa
     from companion.devices.leds import MemoryLeds
 
     clock = clock or (time.monotonic if paced else VirtualClock())
-    leds = leds or MemoryLeds(("waiting", "accepted", "attention", "broken", "death"))
+    leds = leds or MemoryLeds(LED_ROLES)
     display = display or MemoryDisplay(20, 4, clock=clock)
     camera = camera or SyntheticSource(seed=seed)
     table = Table(state_dir / "journal.sqlite3")
@@ -250,8 +251,11 @@ def run_demo(game_id: str, players: int | None = None, seed: int = 0, state: Pat
         tmp = tempfile.TemporaryDirectory(prefix="companion-demo-")
         state = Path(tmp.name)
     if display is None and paced:
+        from companion.config import LED_ROLES
         from companion.devices.display import TerminalDisplay
-        display = TerminalDisplay(20, 4)
+        from companion.devices.leds import MemoryLeds
+        leds = leds or MemoryLeds(LED_ROLES)
+        display = TerminalDisplay(20, 4, leds=leds)  # draws the LEDs under the LCD
     daemon, bots = build_demo(game_id, players, seed, Path(state), display=display, leds=leds,
                               paced=paced)
     table = daemon.table
