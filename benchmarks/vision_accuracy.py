@@ -34,16 +34,24 @@ def load_labels(path: str, w: int, h: int) -> list[tuple[int, float, float, floa
 
 
 def score_image(reading, labels) -> dict:
-    """Match readings to labelled dice: a reading belongs to the label whose top-face box
-    (grown by 15 %) holds its centre."""
+    """Match readings to labelled dice: a reading belongs to the nearest label whose top-face
+    box (grown by 15 %) holds its centre; each label takes at most one reading (dice first,
+    then uncertain spots)."""
     res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "pairs": []}
     claimed = set()
-    for d in reading.dice:
-        hit = None
-        for k, (v, x, y, bw, bh) in enumerate(labels):
-            if abs(d.x - x) <= 0.575 * bw and abs(d.y - y) <= 0.575 * bh and k not in claimed:
-                hit = k
-                break
+
+    def nearest(x, y):
+        best, best_d = None, None
+        for k, (v, lx, ly, bw, bh) in enumerate(labels):
+            if k in claimed or abs(x - lx) > 0.575 * bw or abs(y - ly) > 0.575 * bh:
+                continue
+            d = ((x - lx) / bw) ** 2 + ((y - ly) / bh) ** 2
+            if best_d is None or d < best_d:
+                best, best_d = k, d
+        return best
+
+    for d in sorted(reading.dice, key=lambda d: -d.confidence):
+        hit = nearest(d.x, d.y)
         if hit is None:
             res["phantom"] += 1
             res["pairs"].append((0, d.value))
@@ -53,12 +61,11 @@ def score_image(reading, labels) -> dict:
         res["pairs"].append((truth, d.value))
         res["correct" if truth == d.value else "wrong"] += 1
     for u in reading.uncertain:
-        for k, (v, x, y, bw, bh) in enumerate(labels):
-            if k not in claimed and abs(u.x - x) <= 0.575 * bw and abs(u.y - y) <= 0.575 * bh:
-                claimed.add(k)
-                res["uncertain"] += 1
-                res["pairs"].append((v, -1))
-                break
+        hit = nearest(u.x, u.y)
+        if hit is not None:
+            claimed.add(hit)
+            res["uncertain"] += 1
+            res["pairs"].append((labels[hit][0], -1))
     res["missed"] = len(labels) - len(claimed)
     for k, lab in enumerate(labels):
         if k not in claimed:
@@ -71,6 +78,7 @@ def main(argv=None) -> int:
     ap.add_argument("--dir", default=DEFAULT_DIR)
     ap.add_argument("--limit", type=int, default=0, help="only the first N photos")
     ap.add_argument("--every", type=int, default=1, help="every K-th photo")
+    ap.add_argument("--offset", type=int, default=0, help="start at this photo (with --every)")
     ap.add_argument("--size", type=int, default=0, help="downscale photos to this longest side")
     ap.add_argument("--verbose", action="store_true", help="one line per photo")
     args = ap.parse_args(argv)
@@ -78,7 +86,7 @@ def main(argv=None) -> int:
     import cv2
     from companion.vision.dice import read_dice
 
-    files = sorted(glob.glob(os.path.join(args.dir, "*.jpg")))[::args.every]
+    files = sorted(glob.glob(os.path.join(args.dir, "*.jpg")))[args.offset::args.every]
     if args.limit:
         files = files[:args.limit]
     if not files:

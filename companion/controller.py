@@ -129,9 +129,9 @@ class Controller:
             self._notice("Camera lost: enter dice with the buttons", self.cfg.error_seconds, True)
             if self.mode == "play" and self._prompt_kind() in (DICE, COINS):
                 self._start_manual()
-        elif self.mode == "manual" and self._readable(self._prompt()):
-            self.mode = "play"  # back to the tray
         else:
+            # Whoever is entering dice by hand finishes (or presses Back for the tray);
+            # the next roll is read by the camera.
             self._notice("Camera back", 1.5)
 
     def tray(self) -> tuple[str, int] | None:

@@ -122,7 +122,9 @@ def test_without_a_camera_dice_are_entered_with_the_buttons(tmp_path, clock):
     # The next roll is entered by hand too, until the camera is back.
     assert c.mode == "manual" and "Bob: roll 2 dice" in text(c)
     c.set_camera(True)
-    press(c, "ok")                    # read "Camera back": the tray is read again
+    press(c, "ok")                    # read "Camera back"
+    assert c.mode == "manual"         # an entry under way is not snatched away...
+    press(c, "back")                  # ...but Back returns to the tray
     assert c.mode == "play" and c.tray() == ("dice", 2)
 
 

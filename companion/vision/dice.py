@@ -1,6 +1,9 @@
 """Reading six-sided dice: ``read_dice(frame, calibration=None) -> DiceReading``.
 
-The reader works from the pips outwards, so it needs no die size, colour or tray colour:
+The reader works from the pips outwards, so it needs no die size, colour or tray colour.
+It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
+first pass found; the two are merged die by die, and disagreement makes a die uncertain.
+In each pass:
 
 1. pips are found by local contrast in each colour channel (``pips.find_pips``);
 2. pips are linked into faces when alike and joined by the die's body colour only;
@@ -8,6 +11,9 @@ The reader works from the pips outwards, so it needs no die size, colour or tray
    region of the body colour around it): the body must be die-sized for its pips, hold no
    other pips, and be centred on the face;
 4. anything that fails is reported as ``Uncertain`` with the reason; it never becomes a value.
+
+Finally, die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
+a blank or logo face) are reported as uncertain too.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 The frame is scaled down internally for large photos; positions are in the caller's pixels.
@@ -22,11 +28,15 @@ import numpy as np
 
 from .calibration import Calibration
 from .pips import Pip, empty_positions, find_pips, layout_value
-from .segment import working_image
+from .segment import background, colour_space, foreground_mask, working_image
 from .types import DiceReading, Die, Uncertain
 
-# Colour distance (Lab, 0-255 per channel) within which two samples count as the same body.
+# Colour distance (``colour_space`` units, ~0-255) within which two samples are one body.
 BODY_TOLERANCE = 38.0
+# Least colour difference between pips and their die (colour_space units).
+MIN_PIP_CONTRAST = 35.0
+# Blur (Gaussian sigma, px) beyond this share of the pip radius makes a face unreadable.
+BLUR_LIMIT = 0.55
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
 
@@ -38,15 +48,45 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     offset = (0, 0)
     if cal.tray is not None:
         img, offset = _crop(img, cal.tray)
-    reading = _read(img, cal)
-    if reading is None or (not reading.dice and min(img.shape[:2]) >= 400):
-        # Nothing readable: the dice may be close-ups with pips bigger than the pip kernel.
-        half = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        second = _read(half, cal)
-        if second is not None and (second.dice or reading is None):
-            reading = _rescale(second, 2.0, (0, 0))
-    reading = reading or DiceReading()
+    tray = background(img)   # the tray without dice, shared by every step below
+    if cal.die_size:
+        # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die).
+        ref = max(cal.frame_size) if cal.frame_size else max(frame.shape[:2])
+        die = cal.die_size * max(frame.shape[:2]) / ref * scale
+        reading, _ = _read(img, _kernel_for_pip(die / 11), _colours(img, tray))
+    else:
+        reading = _read_adapting(img, tray)
+    reading = _flag_unread_shapes(img, reading or DiceReading(), tray)
     return _rescale(reading, 1.0 / scale, offset, pre=True)
+
+
+def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, tray: np.ndarray) -> DiceReading:
+    """Add an uncertain spot for every die-shaped thing that was not read: a blurred die,
+    a blank or logo face, a die whose pips are hidden by glare."""
+    h, w = img.shape[:2]
+    if reading.die_sizes:
+        side = float(np.median(reading.die_sizes))
+        lo, hi = 0.6 * side, 1.6 * side
+    else:
+        lo, hi = min(h, w) / 30, min(h, w) / 5
+    mask = foreground_mask(img, bg=tray)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    spots = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
+    for c in contours:
+        area = cv2.contourArea(c)
+        if not lo * lo < area < hi * hi:
+            continue
+        (x, y), (bw, bh), _ = cv2.minAreaRect(c)
+        per = cv2.arcLength(c, True)
+        circular = 4 * math.pi * area / max(per * per, 1e-6)
+        square = max(bw, bh) < 1.5 * min(bw, bh) and area > 0.7 * bw * bh
+        if not square or circular > 0.86:   # not die-shaped, or round (a coin, a bead)
+            continue
+        if cv2.pointPolygonTest(c, (x, y), False) < 0 or any(
+                cv2.pointPolygonTest(c, (float(sx), float(sy)), False) >= 0 for sx, sy in spots):
+            continue
+        reading.uncertain.append(Uncertain(float(x), float(y), "die-shaped but no readable pips"))
+    return reading
 
 
 def _crop(img: np.ndarray, tray) -> tuple[np.ndarray, tuple[int, int]]:
@@ -67,52 +107,173 @@ def _rescale(reading: DiceReading, factor: float, offset, pre: bool = False) -> 
 
     dice = [Die(d.value, *pos(d.x, d.y), d.confidence) for d in reading.dice]
     unc = [Uncertain(*pos(u.x, u.y), u.reason) for u in reading.uncertain]
-    return DiceReading(dice, unc)
+    return DiceReading(dice, unc, [s * factor for s in reading.die_sizes])
 
 
 def _pip_kernel(img: np.ndarray) -> int:
-    # Wider than the biggest pip we expect: a die rarely spans more than 1/8 of the frame.
+    # The first, coarse pip filter: wide enough for the pips of dice up to ~1/8 of the frame
+    # (bigger ones are caught by the half-scale pass).
     return max(9, round(max(img.shape[:2]) / 30)) | 1
 
 
-def _read(img: np.ndarray, cal: Calibration) -> DiceReading | None:
-    pips = find_pips(img, _pip_kernel(img))
+def _kernel_for_pip(radius: float) -> int:
+    # The pip filter works best when its window is a little under twice a pip's diameter:
+    # big enough to hold the pip, small enough not to bridge the gaps between pips and edges.
+    return max(7, round(3.6 * radius)) | 1
+
+
+def _read_adapting(img: np.ndarray, tray: np.ndarray | None = None) -> DiceReading | None:
+    """Read with a coarse pip filter first, then again with one fitted to the pips found.
+
+    The die size is not known in advance, so the first pass uses a filter wide enough for
+    big pips; the pips of the faces it reads tell the real pip size. The two passes are
+    merged die by die (``_merge``): where they disagree the die is uncertain.
+    """
+    colours = _colours(img, tray)
+    k0 = _pip_kernel(img)
+    best, radii = _read(img, k0, colours)
+    if radii:
+        k1 = _kernel_for_pip(float(np.median(radii)))
+        if abs(k1 - k0) > 0.15 * k0:
+            second, _ = _read(img, k1, colours)
+            best = _merge(best, second)
+    if (best is None or not best.dice) and min(img.shape[:2]) >= 400:
+        # Nothing readable: the dice may be close-ups with pips bigger than the pip filter.
+        half = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        third = _read_adapting(half) if min(half.shape[:2]) >= 200 else None
+        if third is not None and (third.dice or best is None):
+            best = _rescale(third, 2.0, (0, 0))
+    return best
+
+
+def _merge(a: DiceReading | None, b: DiceReading | None) -> DiceReading | None:
+    """Two readings of one frame, die by die: a die read the same by both (or by one, with
+    no die there in the other) stands; dice read differently become uncertain."""
+    if a is None or b is None:
+        return a or b
+    sizes = a.die_sizes + b.die_sizes
+    side = float(np.median(sizes)) if sizes else 20.0
+    out = DiceReading(die_sizes=sizes)
+    used = set()
+    for d in a.dice:
+        match = next((k for k, e in enumerate(b.dice) if k not in used
+                      and math.hypot(d.x - e.x, d.y - e.y) < 0.5 * side), None)
+        if match is None:
+            out.dice.append(d)
+            continue
+        used.add(match)
+        e = b.dice[match]
+        if e.value == d.value:
+            out.dice.append(d if d.confidence >= e.confidence else e)
+        else:
+            out.uncertain.append(Uncertain(d.x, d.y, f"read as {d.value} and as {e.value}"))
+    out.dice += [e for k, e in enumerate(b.dice) if k not in used]
+    out.uncertain += a.uncertain + b.uncertain
+    return _no_overlaps(out)
+
+
+def _colours(img: np.ndarray, tray: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The frame and its tray background in the colour space the face checks use."""
+    return colour_space(cv2.GaussianBlur(img, (3, 3), 0)), colour_space(
+        background(img) if tray is None else tray)
+
+
+def _read(img: np.ndarray, kernel: int,
+          colours: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[DiceReading | None, list[float]]:
+    """One pass with pip filter size ``kernel``: the reading (None without any pip) and the
+    pip radii of the dice read."""
+    pips = find_pips(img, kernel)
     if not pips:
-        return None
-    lab = cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab[..., 0] *= 0.75   # shading changes lightness more than hue
-    faces = FaceFinder(lab, pips, cal)
-    return faces.read()
+        return None, []
+    frame_colours, tray_colours = colours or _colours(img)
+    faces = FaceFinder(frame_colours, pips, tray_colours)
+    return faces.read(), faces.read_pip_radii
+
+
+def _no_overlaps(reading: DiceReading) -> DiceReading:
+    """One report per die. Two readings on one die (e.g. a glint read as a 1 on a 3) cannot
+    both be right: both become one uncertain spot. Uncertain spots on a die that was read
+    (a side face, a glint) and repeated uncertain spots are dropped."""
+    side = float(np.median(reading.die_sizes)) if reading.die_sizes else None
+    if side is None:
+        return reading
+    clash = set()
+    for i, a in enumerate(reading.dice):
+        for j in range(i + 1, len(reading.dice)):
+            b = reading.dice[j]
+            if math.hypot(a.x - b.x, a.y - b.y) < 0.6 * side:
+                clash |= {i, j}
+    keep = [d for k, d in enumerate(reading.dice) if k not in clash]
+    unc: list[Uncertain] = []
+    for u in reading.uncertain:
+        if not any(math.hypot(u.x - d.x, u.y - d.y) < 0.5 * side for d in keep) and \
+                not any(math.hypot(u.x - v.x, u.y - v.y) < 0.3 * side for v in unc):
+            unc.append(u)
+    for k in sorted(clash):
+        d = reading.dice[k]
+        if not any(math.hypot(u.x - d.x, u.y - d.y) < 0.6 * side for u in unc):
+            unc.append(Uncertain(d.x, d.y, "two readings on one die"))
+    return DiceReading(keep, unc, reading.die_sizes)
+
+
+def _diagonal(pts: np.ndarray, body_angle_deg: float, tol_deg: float = 20.0) -> bool:
+    """True when the line through the outermost pips runs corner to corner of the die body
+    (45 degrees to its sides), as on a 2 or a 3."""
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    a, b = np.unravel_index(int(np.argmax(d)), d.shape)
+    v = pts[b] - pts[a]
+    rel = (math.degrees(math.atan2(float(v[1]), float(v[0]))) - body_angle_deg) % 90.0
+    return abs(rel - 45.0) <= tol_deg
+
+
+def _median_rows(a: np.ndarray) -> np.ndarray:
+    """Per-column median of a small array (np.median's overhead dominates at this size)."""
+    return np.sort(a, axis=0)[len(a) // 2]
 
 
 class FaceFinder:
     """Links pips into faces and judges each face (one instance per frame)."""
 
-    def __init__(self, lab: np.ndarray, pips: list[Pip], cal: Calibration):
-        self.lab = lab
-        self.h, self.w = lab.shape[:2]
+    def __init__(self, colours: np.ndarray, pips: list[Pip], bg: np.ndarray | None = None):
+        # ``colours``: the frame in colour_space; ``bg``: the tray without dice, likewise.
+        self.colours = colours
+        self.bg = bg
+        self.h, self.w = colours.shape[:2]
         self.pips = pips
-        self.cal = cal
         self.xy = np.array([(p.x, p.y) for p in pips], np.float32)
         self.r = np.array([p.r for p in pips], np.float32)
         self.rings = np.array([self._ring_colour(p) for p in pips], np.float32)
+        self.read_pip_radii: list[float] = []
+        self.pip_colours = self._sample(self.xy[:, 0], self.xy[:, 1]) if pips else np.zeros((0, 3))
 
     # -- sampling -------------------------------------------------------------------
     def _sample(self, xs, ys) -> np.ndarray:
         xi = np.clip(np.round(xs).astype(int), 0, self.w - 1)
         yi = np.clip(np.round(ys).astype(int), 0, self.h - 1)
-        return self.lab[yi, xi]
+        return self.colours[yi, xi].astype(np.float32)
 
     def _ring_colour(self, p: Pip) -> np.ndarray:
         a = np.linspace(0, 2 * math.pi, 12, endpoint=False)
         rad = 1.9 * p.r + 1.0
-        return np.median(self._sample(p.x + rad * np.cos(a), p.y + rad * np.sin(a)), axis=0)
+        return _median_rows(self._sample(p.x + rad * np.cos(a), p.y + rad * np.sin(a)))
+
+    def _tolerance(self, body: np.ndarray, x: float, y: float) -> float:
+        """How far a colour may stray from ``body`` and still be that die: at most half the
+        way to the tray's colour there (white dice on a light tray need a tight tolerance)."""
+        if self.bg is None:
+            return BODY_TOLERANCE
+        tray = self.bg[min(self.h - 1, max(0, int(y))), min(self.w - 1, max(0, int(x)))].astype(np.float32)
+        return float(np.clip(0.5 * np.linalg.norm(body - tray), 12.0, BODY_TOLERANCE))
 
     def _joined(self, i: int, j: int) -> bool:
         """True when pips i and j lie on one face: same body colour all the way between."""
         pi, pj = self.pips[i], self.pips[j]
-        if pi.dark != pj.dark or min(pi.ratio, pj.ratio) < SIDE_FACE_RATIO:
+        if min(pi.ratio, pj.ratio) < SIDE_FACE_RATIO:
             return False   # side-face pips never join a face: they would inflate the count
+        # The pips of one face share a colour (a red pip may stand out as light in one
+        # channel and dark in another, so their colour is compared, not the polarity).
+        if np.linalg.norm(self.pip_colours[i] - self.pip_colours[j]) > BODY_TOLERANCE:
+            return False
         if max(pi.r, pj.r) > 1.6 * min(pi.r, pj.r):
             return False
         d = float(np.hypot(pi.x - pj.x, pi.y - pj.y))
@@ -120,9 +281,11 @@ class FaceFinder:
         if d < 2.0 * rr or d > 11.0 * rr:
             return False
         body = (self.rings[i] + self.rings[j]) / 2
-        if np.linalg.norm(self.rings[i] - self.rings[j]) > BODY_TOLERANCE:
+        tol = self._tolerance(body, (pi.x + pj.x) / 2, (pi.y + pj.y) / 2)
+        if np.linalg.norm(self.rings[i] - self.rings[j]) > tol:
             return False
-        t = np.linspace(0, 1, max(8, int(d / 2)))
+        # Dense samples (1 px apart): the seam between two touching dice is thin.
+        t = np.linspace(0, 1, max(8, int(d)))
         xs, ys = pi.x + t * (pj.x - pi.x), pi.y + t * (pj.y - pi.y)
         # Leave out the pips themselves (the two ends and any pip lying on the line).
         near = np.linalg.norm(self.xy[:, None, :] - np.stack([xs, ys], 1)[None], axis=2)
@@ -131,7 +294,8 @@ class FaceFinder:
             return True
         cols = self._sample(xs[keep], ys[keep])
         dist = np.linalg.norm(cols - body, axis=1)
-        return float((dist < BODY_TOLERANCE).mean()) >= 0.9
+        off = int((dist >= tol).sum())
+        return off <= max(1, int(0.05 * dist.size))
 
     # -- grouping ----------------------------------------------------------------------
     def groups(self) -> list[list[int]]:
@@ -164,9 +328,10 @@ class FaceFinder:
         half = int(max(3.0 * spread, 10 * r)) + 2
         x0, y0 = max(0, int(c[0]) - half), max(0, int(c[1]) - half)
         x1, y1 = min(self.w, int(c[0]) + half + 1), min(self.h, int(c[1]) + half + 1)
-        body = np.median(self.rings[idx], axis=0)
-        win = self.lab[y0:y1, x0:x1]
-        mask = (np.linalg.norm(win - body, axis=2) < BODY_TOLERANCE).astype(np.uint8)
+        body = _median_rows(self.rings[idx])
+        win = self.colours[y0:y1, x0:x1].astype(np.float32)
+        tol = self._tolerance(body, float(c[0]), float(c[1]))
+        mask = (np.linalg.norm(win - body, axis=2) < tol).astype(np.uint8)
         for i in idx:   # the pips themselves belong to the body
             cv2.circle(mask, (int(round(self.xy[i][0] - x0)), int(round(self.xy[i][1] - y0))),
                        int(math.ceil(self.r[i] * 1.6)), 1, -1)
@@ -186,19 +351,58 @@ class FaceFinder:
         bounded = touching <= 1 and xs.size < 0.6 * comp.size
         return comp, x0, y0, bounded
 
+    def _plain_around(self, i: int, side: float) -> bool:
+        """True when the face around pip ``i`` is plain body colour, as on a 1: out to where
+        the corner pips of a 3 or 5 would be (the rest of a face whose other pips we missed)."""
+        p = self.pips[i]
+        radii = [1.6 * p.r + 1, 2.2 * p.r + 1] + [f * side for f in (0.3, 0.36, 0.42) if f * side > 2.4 * p.r]
+        a = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+        rad = np.repeat(radii, a.size)
+        ang = np.tile(a, len(radii))
+        cols = self._sample(p.x + rad * np.cos(ang), p.y + rad * np.sin(ang))
+        body = self.rings[i]
+        tol = self._tolerance(body, p.x, p.y)
+        off_body = np.linalg.norm(cols - body, axis=1) >= tol
+        pip_like = np.linalg.norm(cols - self.pip_colours[i], axis=1) < np.linalg.norm(cols - body, axis=1)
+        return float(off_body.mean()) <= 0.4 and float(pip_like.mean()) <= 0.05
+
+    def blur_radius(self, idx: list[int]) -> float:
+        """Roughly how blurred the pips ``idx`` are, in px (the Gaussian sigma that would give
+        their steepest edge): a pip blurred over its own radius may have hidden a neighbour."""
+        pts = self.xy[idx]
+        r = float(self.r[idx].mean())
+        pad = int(2 * r) + 2
+        x0, y0 = max(0, int(pts[:, 0].min()) - pad), max(0, int(pts[:, 1].min()) - pad)
+        x1, y1 = min(self.w, int(pts[:, 0].max()) + pad + 1), min(self.h, int(pts[:, 1].max()) + pad + 1)
+        step = np.abs(_median_rows(self.pip_colours[idx]) - _median_rows(self.rings[idx]))
+        c = int(np.argmax(step))
+        if step[c] < 1:
+            return float("inf")
+        win = np.ascontiguousarray(self.colours[y0:y1, x0:x1, c]).astype(np.float32)
+        grad = cv2.magnitude(cv2.Sobel(win, cv2.CV_32F, 1, 0), cv2.Sobel(win, cv2.CV_32F, 0, 1))
+        # A step of height h blurred by sigma has slope h / (sigma * sqrt(2 pi)); Sobel
+        # reports 8x the slope.
+        slope = float(grad.max()) / 8.0
+        return float(step[c]) / max(slope * math.sqrt(2 * math.pi), 1e-6)
+
     def _empty_where_expected(self, idx: list[int], value: int) -> bool:
         spots = empty_positions(self.xy[idx], value)
         if len(spots) == 0:
             return True
-        body = np.median(self.rings[idx], axis=0)
-        pip_col = np.median(self._sample(self.xy[idx][:, 0], self.xy[idx][:, 1]), axis=0)
-        r = float(self.r[idx].mean()) * 0.6
+        body = _median_rows(self.rings[idx])
+        pip_col = _median_rows(self.pip_colours[idx])
+        tol = self._tolerance(body, float(self.xy[idx][:, 0].mean()), float(self.xy[idx][:, 1].mean()))
+        contrast = float(np.linalg.norm(pip_col - body))
+        r = float(self.r[idx].mean()) * 0.35
         a = np.linspace(0, 2 * math.pi, 6, endpoint=False)
         for sx, sy in spots:
             cols = self._sample(np.r_[sx, sx + r * np.cos(a)], np.r_[sy, sy + r * np.sin(a)])
-            col = np.median(cols, axis=0)
-            # A spot nearer the pips' colour than the body's is a pip we failed to find.
-            if np.linalg.norm(col - pip_col) < np.linalg.norm(col - body):
+            col = _median_rows(cols)
+            # A spot nearer the pips' colour than the body's, or far from the body colour, may
+            # be a pip we failed to find.
+            # (A blurred pip is only part of the way from the body colour to the pips'.)
+            if np.linalg.norm(col - body) > max(0.5 * contrast, 0.5 * tol) or \
+                    np.linalg.norm(col - body) > 2 * tol:
                 return False
         return True
 
@@ -207,15 +411,25 @@ class FaceFinder:
         reading = DiceReading()
         for idx in self.groups():
             self._judge(idx, reading)
-        return reading
+        return _no_overlaps(reading)
 
     def _judge(self, idx: list[int], reading: DiceReading) -> None:
+        if len(idx) >= 3:
+            # The pips of a face are one size: a spot much smaller or bigger than the rest
+            # is a glint or a speck in the plastic, not a pip.
+            med = float(np.median(self.r[idx]))
+            idx = [i for i in idx if 0.75 * med <= self.r[i] <= 1.33 * med]
         pts = self.xy[idx]
         cx, cy = (float(v) for v in pts.mean(axis=0))
         ratios = np.array([self.pips[i].ratio for i in idx])
         if float(np.median(ratios)) < SIDE_FACE_RATIO:
             return   # a side face seen at a slant: not the top face, not a reading
         value, quality, reason = layout_value(pts)
+        if len(idx) >= 2:
+            # Every pip of a face is the same colour: a speck in marbled plastic is not.
+            cols = self.pip_colours[idx]
+            if float(np.linalg.norm(cols - _median_rows(cols), axis=1).max()) > 0.6 * BODY_TOLERANCE:
+                value, reason = None, "pips of different colours"
         body = self._body(idx)
         r = float(self.r[idx].mean())
         if body is None:
@@ -236,14 +450,20 @@ class FaceFinder:
             side = None
         else:
             cnts, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            (bx, by), (bw, bh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+            (bx, by), (bw, bh), body_angle = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
             bx, by = bx + x0, by + y0
             aspect = max(bw, bh) / max(1.0, min(bw, bh))
             fill = area / max(1.0, bw * bh)
             side = math.sqrt(max(1.0, bw * bh))
             die_like = aspect < 1.7 and fill > 0.6 and 3.5 * r < side < 20 * r
             if len(idx) == 1:
-                if not die_like:
+                per = cv2.arcLength(max(cnts, key=cv2.contourArea), True)
+                round_body = 4 * math.pi * area / max(per * per, 1e-6) > 0.87 and fill < 0.82
+                if not die_like or round_body:
+                    return   # a spot on a round body is a coin or a button, not a 1
+                if self.pips[idx[0]].ratio < 0.7 or not self._plain_around(idx[0], side):
+                    # A lone spot with marks around it, or not round: a logo, not a 1.
+                    reading.uncertain.append(Uncertain(bx, by, "a mark that is not a pip (logo face?)"))
                     return
                 if math.hypot(bx - cx, by - cy) > 0.2 * side:
                     reading.uncertain.append(Uncertain(bx, by, "lone pip off the face centre"))
@@ -254,18 +474,35 @@ class FaceFinder:
             # Other round pips on the same body mean a face we did not link completely.
             others = [k for k in range(len(self.pips)) if k not in idx
                       and self.pips[k].ratio >= SIDE_FACE_RATIO
-                      and self.pips[k].dark == self.pips[idx[0]].dark
+                      and (np.linalg.norm(self.pip_colours[k] - self.pip_colours[idx[0]])
+                           <= BODY_TOLERANCE)
+                      # within the top face: side faces (inside the body too) carry pips of their own
+                      and math.hypot(self.xy[k][0] - cx, self.xy[k][1] - cy) < 0.45 * side
                       and 0 <= int(self.xy[k][1]) - y0 < comp.shape[0]
                       and 0 <= int(self.xy[k][0]) - x0 < comp.shape[1]
                       and comp[int(self.xy[k][1]) - y0, int(self.xy[k][0]) - x0]]
             if others:
                 reading.uncertain.append(Uncertain(cx, cy, "pips of one face not all linked"))
                 return
+            if value in (2, 3) and not _diagonal(pts, body_angle):
+                # Two or three pips along a side, not corner to corner: part of a 4, 5 or 6.
+                reading.uncertain.append(Uncertain(cx, cy, f"{value} pips not on the diagonal"))
+                return
             if value is not None and len(idx) >= 2 and math.hypot(bx - cx, by - cy) > 0.3 * side:
                 reading.uncertain.append(Uncertain(cx, cy, "face not centred on its die"))
                 return
         if value is None:
             reading.uncertain.append(Uncertain(cx, cy, reason))
+            return
+        faint = float(np.linalg.norm(_median_rows(self.pip_colours[idx]) - _median_rows(self.rings[idx])))
+        if faint < MIN_PIP_CONTRAST:
+            # Dice are made to be read at a glance: spots this faint are more likely the
+            # body showing between blurred pips, or marbling, than pips.
+            reading.uncertain.append(Uncertain(cx, cy, "pips too faint"))
+            return
+        if self.blur_radius(idx) > BLUR_LIMIT * r:
+            # Blurred over half a pip: a neighbouring pip may have faded away entirely.
+            reading.uncertain.append(Uncertain(cx, cy, "too blurred to be sure"))
             return
         if not self._empty_where_expected(idx, value):
             reading.uncertain.append(Uncertain(cx, cy, f"a spot where a {value} has no pip"))
@@ -274,4 +511,7 @@ class FaceFinder:
         conf = 0.5 + 0.5 * quality * min(1.0, float(ratios.min()) / 0.8) * (0.6 + 0.4 * contrast)
         if side is None:
             conf *= 0.8
-        reading.dice.append(Die(value, cx, cy, round(min(1.0, conf), 3)))
+        reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3)))
+        self.read_pip_radii.append(r)
+        if side is not None:
+            reading.die_sizes.append(side)

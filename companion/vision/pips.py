@@ -2,10 +2,9 @@
 
 Pips are found by local contrast in each colour channel (a morphological top-hat for light
 pips, a black-hat for dark ones), so black pips on white dice, white pips on red dice and
-yellow pips on green dice are all found without knowing the colours. Two pips belong to the
-same face only if they are alike in size and polarity and the straight line between them
-crosses nothing but that die's body colour: no tray between them, no edge of another die.
-A group of pips is accepted as a face only if it matches one of the six standard layouts.
+yellow pips on green dice are all found without knowing the colours. ``layout_value``
+checks that a group of pips forms one of the six standard faces, and ``empty_positions``
+says where such a face must have no pip (the grouping itself lives in ``dice.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +15,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+# A blob is outlined where its contrast is at least this share of its own peak; the higher
+# shares are tried when the lower one merges the blob with something else.
+CUTS = (0.6, 0.7, 0.8)
+
 
 @dataclass
 class Pip:
@@ -25,12 +28,13 @@ class Pip:
     ratio: float        # minor / major axis of the blob: 1 round, small = foreshortened
     angle: float        # orientation of the major axis, radians
     contrast: float     # peak local contrast, 0-255
-    dark: bool          # darker than the die around it
+    dark: bool          # found as darker than its surroundings (in the strongest channel)
 
 
 def contrast_maps(img: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel strongest light-spot and dark-spot contrast over the three colour channels."""
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    # A square kernel: OpenCV runs it as two fast 1-D passes, and a pip fits in it as well.
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     light = np.zeros(img.shape[:2], np.uint8)
     dark = np.zeros(img.shape[:2], np.uint8)
     for c in cv2.split(img):
@@ -42,8 +46,8 @@ def contrast_maps(img: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) -> list[Pip]:
     """Round, contrasting blobs smaller than the kernel size ``k``: the pip candidates.
 
-    Each blob is cut at half its own peak contrast, so a faint pip and a strong one are both
-    outlined well and a pip does not melt into a dark gap next to it.
+    Each blob is cut at a share of its own peak contrast (``CUTS``), so a faint pip and a
+    strong one are both outlined well and a pip does not melt into a dark gap next to it.
     """
     light, dark = contrast_maps(img, k)
     max_area = math.pi * (k * 0.45) ** 2
@@ -52,30 +56,44 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) ->
     pips: list[Pip] = []
     for resp, is_dark in ((light, False), (dark, True)):
         smooth = cv2.GaussianBlur(resp, (3, 3), 0)
+        # Seeds: local maxima above ``peak``, strongest first.
         maxima = (smooth >= cv2.dilate(smooth, np.ones((5, 5), np.uint8))) & (smooth >= peak)
+        # One seed per patch of touching maxima: a flat top or a ridge (a die edge) is one
+        # candidate, not hundreds.
+        _, patches = cv2.connectedComponents(maxima.astype(np.uint8), connectivity=8)
         ys, xs = np.nonzero(maxima)
+        _, first = np.unique(patches[ys, xs], return_index=True)
+        ys, xs = ys[first], xs[first]
+        order = np.argsort(-smooth[ys, xs], kind="stable")
         taken = np.zeros((h, w), bool)
-        for y, x in sorted(zip(ys, xs), key=lambda p: -int(smooth[p[0], p[1]])):
+        for y, x in zip(ys[order].tolist(), xs[order].tolist()):
             if taken[y, x]:
                 continue
             y0, x0 = max(0, y - half), max(0, x - half)
             win = smooth[y0:y + half + 1, x0:x + half + 1]
-            cut = (win >= 0.5 * int(smooth[y, x])).astype(np.uint8)
-            _, labels = cv2.connectedComponents(cut, connectivity=8)
-            sub = labels == labels[y - y0, x - x0]
+            top = int(smooth[y, x])
+            # Cut the blob at a rising share of its peak until it comes out as a round spot:
+            # a pip next to a dark die edge separates from it at a higher cut.
+            for cut_at in CUTS:
+                cut = (win >= cut_at * top).astype(np.uint8)
+                _, blobs = cv2.connectedComponents(cut, connectivity=8)
+                sub = blobs == blobs[y - y0, x - x0]
+                pip = _spot(sub, x0, y0, min_area, max_area, float(top), is_dark)
+                if pip is not None:
+                    pips.append(pip)
+                    break
             taken[y0:y + half + 1, x0:x + half + 1] |= sub
-            area = int(sub.sum())
-            if area < min_area or area > max_area:
-                continue
-            if sub[0].any() or sub[-1].any() or sub[:, 0].any() or sub[:, -1].any():
-                continue   # runs out of the window: a line or a region, not a spot
-            pip = _blob_shape(sub, x0, y0, area, float(smooth[y, x]), is_dark)
-            if pip is not None:
-                pips.append(pip)
     return pips
 
 
-def _blob_shape(sub: np.ndarray, x0: int, y0: int, area: int, contrast: float, is_dark: bool):
+def _spot(sub: np.ndarray, x0: int, y0: int, min_area: float, max_area: float, contrast: float,
+          is_dark: bool):
+    """The Pip for blob mask ``sub`` (window at x0, y0), or None if it is not a round spot."""
+    area = int(sub.sum())
+    if area < min_area or area > max_area:
+        return None
+    if sub[0].any() or sub[-1].any() or sub[:, 0].any() or sub[:, -1].any():
+        return None   # runs out of the window: a line or a region, not a spot
     m = cv2.moments(sub.astype(np.uint8), binaryImage=True)
     mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
     common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 ** 2))

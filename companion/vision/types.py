@@ -49,6 +49,8 @@ class DiceReading:
     """Every die read in a frame, plus the die-like things that could not be read."""
     dice: list[Die] = field(default_factory=list)
     uncertain: list[Uncertain] = field(default_factory=list)
+    # Side in pixels of each die body measured (for calibration; not part of the JSON).
+    die_sizes: list[float] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def values(self) -> list[int]:
