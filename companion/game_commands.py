@@ -23,7 +23,9 @@ def register(sub) -> None:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="fix an optional rule (default: random per game); VALUE is JSON or a word")
     p.add_argument("--check", choices=("fast", "full"), default="fast",
-                   help="full: also snapshot round trip and replay after every input (slow)")
+                   help="fast: the rules' invariants after every input, the snapshot's round "
+                   "trip after every game, a whole-game replay every 10th game; full: also the "
+                   "snapshot round trip and a replay after every input (slow)")
     p.add_argument("--log", type=Path, help="write every input and resulting public state as JSON lines")
     p.add_argument("--json", action="store_true", help="last line is a JSON summary")
     p.set_defaults(func=cmd_simulate)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import pickle
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar, Iterable, Sequence
 
 # --------------------------------------------------------------------------- errors
@@ -102,6 +103,11 @@ class Prompt:
 
     def option_keys(self) -> list[str]:
         return [o.key for o in self.options]
+
+    @cached_property
+    def _keys(self) -> frozenset:
+        # Membership of a choice is checked for every input: build the set once per prompt.
+        return frozenset(o.key for o in self.options)
 
     def label_of(self, key: str) -> str:
         for o in self.options:
@@ -250,7 +256,7 @@ def normalise(prompt: Prompt, inp: Input) -> Input:
         for v in vals:
             if type(v) is not int or not 1 <= v <= 6:
                 raise IllegalInput(f"A die shows 1 to 6, not {v!r}.")
-        return Input(DICE, vals, inp.player)
+        return inp if vals is inp.value else Input(DICE, vals, inp.player)
     if kind == COINS:
         vals = _as_tuple(inp.value, "coins")
         if not prompt.fewest <= len(vals) <= prompt.count:
@@ -268,12 +274,18 @@ def normalise(prompt: Prompt, inp: Input) -> Input:
             raise IllegalInput(f"A shuffle of {prompt.count} cards must list each of 0..{prompt.count - 1} once.")
         return Input(SHUFFLE, vals, inp.player)
     if kind == CHOICE:
-        if inp.value not in prompt.option_keys():
+        try:
+            known = inp.value in prompt._keys
+        except TypeError:  # an unhashable value is no option key either
+            known = False
+        if not known:
             allowed = ", ".join(o.label for o in prompt.options)
             raise IllegalInput(f"{inp.value!r} is not allowed here. Choose one of: {allowed}.")
-        if prompt.player is not None and inp.player is not None and inp.player != prompt.player:
+        if inp.player is None:
+            return inp if prompt.player is None else Input(CHOICE, inp.value, prompt.player)
+        if prompt.player is not None and inp.player != prompt.player:
             raise IllegalInput("It is not that player's choice to make.")
-        return Input(CHOICE, inp.value, prompt.player if inp.player is None else inp.player)
+        return inp
     if kind in (NUMBER, TIMER):
         v = inp.value
         if type(v) is not int:
@@ -285,6 +297,8 @@ def normalise(prompt: Prompt, inp: Input) -> Input:
 
 
 def _as_tuple(value: Any, what: str) -> tuple:
+    if type(value) is tuple:
+        return value
     if isinstance(value, (list, tuple)):
         return tuple(value)
     raise IllegalInput(f"{what} must be a list of values, not {value!r}.")
