@@ -986,7 +986,9 @@ class Lockdown(Game):
                 assert pub["players"][s["active"]]["in"], "an eliminated player is acting"
         else:
             assert s["over"]["winners"] == ins or (not ins and s["over"]["why"] == "all out")
-        if s["cards"] is not None:
+        if s["cards"] is not None and (s["step"]["t"] == "action" or s["over"] is not None):
+            # The full card audit at every turn's start and at the end: every card movement
+            # is proven before anyone acts again (the cheap ledger checks above run always).
             self._check_cards()
 
     def _check_cards(self) -> None:
