@@ -10,6 +10,8 @@ Modules:
 - ``coins``       -- ``read_coins(frame, calibration)`` and ``calibrate_coins``.
 - ``settle``      -- ``SettleDetector``: one reading per roll from a frame stream.
 - ``render``      -- synthetic tray frames and roll sequences for tests and the demo.
+- ``setup``       -- measuring a fixed setup for ``companion calibrate``.
+- ``annotate``    -- drawing readings on a frame.
 - ``commands``    -- the ``companion dice|coins|calibrate`` subcommands.
 
 numpy and OpenCV are imported by the submodules, never by this package itself, so that

@@ -1,0 +1,71 @@
+"""Speed of the dice reader and of settle detection (prints figures; not a test).
+
+- ms per 640x480 frame for read_dice with 1, 3 and 7 dice (median and worst of 20 frames,
+  white and coloured dice, some tilted), on one core;
+- ms per frame for the settle detector's motion check (what every frame costs while dice move);
+- the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
+  30 frames per second (mean and worst over a few rendered rolls).
+
+    .venv/bin/python benchmarks/bench_vision.py
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+
+def main() -> int:
+    import cv2
+    cv2.setNumThreads(1)   # one core, as on a busy Pi
+    from companion.vision.dice import read_dice
+    from companion.vision.render import render_roll, render_tray
+    from companion.vision.settle import SettleDetector
+
+    print("read_dice on 640x480 frames (one core):")
+    for n in (1, 3, 7):
+        frames = [render_tray([(s + k) % 6 + 1 for k in range(n)], seed=s,
+                              die_colour="mixed" if s % 2 else (235, 235, 235),
+                              tilt=0.2 if s % 3 == 0 else 0.0) for s in range(20)]
+        read_dice(frames[0])   # warm up
+        times = []
+        for f in frames:
+            t0 = time.perf_counter()
+            read_dice(f)
+            times.append(1000 * (time.perf_counter() - t0))
+        print(f"  {n} dice: median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms")
+
+    frames = [render_tray([3, 4, 5], seed=s) for s in range(20)]
+    det = SettleDetector()
+    t0 = time.perf_counter()
+    for i, f in enumerate(frames * 5):
+        det.motion(f)
+    print(f"settle motion check: {1000 * (time.perf_counter() - t0) / 100:.2f} ms per frame")
+
+    print("settle-to-reading delay (last dice motion -> reading):")
+    for fps in (15, 30):
+        delays, reads = [], 0
+        for seed in range(4):
+            roll, info = render_roll([(seed + k) % 6 + 1 for k in range(3)], seed=seed, fps=fps, after=1.2)
+            det = SettleDetector()
+            det.arm()
+            for t, f in roll:
+                r = det.feed(f, t)
+                if r is not None:
+                    delays.append(1000 * (t - info["rest_at"]))
+                    reads += 1
+                    break
+        if delays:
+            print(f"  {fps} fps: mean {statistics.mean(delays):5.0f} ms, worst {max(delays):5.0f} ms "
+                  f"({reads}/4 rolls read)")
+        else:
+            print(f"  {fps} fps: no roll was read")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,148 @@
+"""Reading coins: ``read_coins(frame, calibration) -> CoinReading``.
+
+Coins are round blobs that stand out from the tray. Which face is up is told apart by a
+rotation-invariant description of the coin's face (brightness and edge density in rings
+from the centre, and how much each ring varies around the circle), compared with what
+``calibrate_coins`` learnt from a few photos of each face of the user's coin. Real coins
+differ by country, so there is no built-in coin: without a calibration every coin found is
+reported as uncertain. An elongated blob of coin size (a coin on edge) or two merged
+circles (overlapping coins) are reported as uncertain too.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from .calibration import Calibration, CalibrationError
+from .segment import foreground_mask, working_image
+from .types import Coin, CoinReading, Uncertain
+
+PATCH = 64      # coins are compared at this size (px across)
+RINGS = 6
+
+
+def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float]], list[Uncertain]]:
+    """Round blobs ``(x, y, r)`` in working-image pixels, and coin-like blobs that are not
+    round enough to read."""
+    mask = foreground_mask(img)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    side = min(img.shape[:2])
+    circles, odd = [], []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < (side / 60) ** 2 * math.pi or area > (side / 4) ** 2 * math.pi:
+            continue
+        (x, y), r = cv2.minEnclosingCircle(c)
+        per = cv2.arcLength(c, True)
+        circularity = 4 * math.pi * area / max(per * per, 1e-6)
+        fill = area / (math.pi * r * r)
+        if circularity > 0.82 and fill > 0.8:
+            circles.append((x, y, math.sqrt(area / math.pi)))
+        elif len(c) >= 5:
+            (ex, ey), (ea, eb), _ = cv2.fitEllipse(c)
+            ratio = min(ea, eb) / max(ea, eb, 1e-6)
+            hull = cv2.convexHull(c)
+            solidity = area / max(cv2.contourArea(hull), 1e-6)
+            if 0.15 < ratio < 0.75 and solidity > 0.9 and fill < 0.7:
+                odd.append(Uncertain(ex, ey, "coin on edge or tilted"))
+            elif solidity < 0.9 and circularity > 0.5:
+                odd.append(Uncertain(x, y, "overlapping coins"))
+    return circles, odd
+
+
+def coin_features(img: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
+    """Rotation-invariant description of the coin face at (x, y, r)."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    s = PATCH / (2 * r)
+    M = np.float32([[s, 0, PATCH / 2 - s * x], [0, s, PATCH / 2 - s * y]])
+    patch = cv2.warpAffine(grey, M, (PATCH, PATCH), flags=cv2.INTER_AREA,
+                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    yy, xx = np.mgrid[0:PATCH, 0:PATCH] - (PATCH - 1) / 2
+    rad = np.hypot(xx, yy) / (PATCH / 2)
+    ang = np.arctan2(yy, xx)
+    inside = rad < 0.92
+    # Normalise brightness and contrast: lighting must not decide the face.
+    vals = patch[inside]
+    patch = (patch - vals.mean()) / (vals.std() + 1e-3)
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1)
+    grad = np.hypot(gx, gy)
+    feats = []
+    edges = np.linspace(0, 0.92, RINGS + 1)
+    for a, b in zip(edges[:-1], edges[1:]):
+        ring = (rad >= a) & (rad < b)
+        feats += [float(patch[ring].mean()), float(patch[ring].std()), float(grad[ring].mean())]
+        # How the ring varies around the circle: magnitudes of its first angular harmonics.
+        bins = np.bincount(((ang[ring] + math.pi) / (2 * math.pi) * 16).astype(int) % 16,
+                           weights=patch[ring], minlength=16) / \
+            np.maximum(np.bincount(((ang[ring] + math.pi) / (2 * math.pi) * 16).astype(int) % 16,
+                                   minlength=16), 1)
+        spec = np.abs(np.fft.rfft(bins))[1:4] / 16
+        feats += [float(v) for v in spec]
+    return np.array(feats, np.float32)
+
+
+def calibrate_coins(heads: Sequence[np.ndarray], tails: Sequence[np.ndarray]) -> dict:
+    """Learn a coin's two faces from photos (each showing one or more coins of that face).
+    Returns the ``coin`` section of a Calibration. Raises CalibrationError if a photo holds
+    no coin."""
+    samples = {}
+    for face, frames in (("heads", heads), ("tails", tails)):
+        feats = []
+        for k, frame in enumerate(frames):
+            img, _ = working_image(frame)
+            circles, _ = find_coin_blobs(img)
+            if not circles:
+                raise CalibrationError(f"no coin found in {face} photo #{k + 1}")
+            feats += [coin_features(img, *c) for c in circles]
+        if not feats:
+            raise CalibrationError(f"no {face} photos given")
+        samples[face] = np.array(feats)
+    allf = np.vstack([samples["heads"], samples["tails"]])
+    scale = allf.std(axis=0) + 0.05
+    return {"heads": samples["heads"].mean(axis=0).astype(np.float64).round(4).tolist(),
+            "tails": samples["tails"].mean(axis=0).astype(np.float64).round(4).tolist(),
+            "scale": scale.astype(np.float64).round(4).tolist(),
+            "spread": float(max(_dist(f, samples[face].mean(axis=0), scale)
+                                for face in samples for f in samples[face]))}
+
+
+def _dist(a, b, scale) -> float:
+    return float(np.sqrt(np.mean(((np.asarray(a) - np.asarray(b)) / scale) ** 2)))
+
+
+def read_coins(frame: np.ndarray, calibration: Calibration | None) -> CoinReading:
+    """Find every coin in ``frame`` and say which face is up (needs a coin calibration)."""
+    img, scale = working_image(frame)
+    circles, odd = find_coin_blobs(img)
+    model = calibration.coin if calibration is not None else None
+    reading = CoinReading()
+    for u in odd:
+        reading.uncertain.append(Uncertain(u.x / scale, u.y / scale, u.reason))
+    for x, y, r in circles:
+        X, Y, R = x / scale, y / scale, r / scale
+        if not model:
+            reading.uncertain.append(Uncertain(X, Y, "no coin calibration (run: companion coins calibrate)"))
+            continue
+        try:
+            f = coin_features(img, x, y, r)
+            sc = np.asarray(model["scale"], np.float32)
+            dh = _dist(f, model["heads"], sc)
+            dt = _dist(f, model["tails"], sc)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise CalibrationError(f"the coin calibration is damaged: {exc}") from exc
+        near, far = min(dh, dt), max(dh, dt)
+        limit = 2.5 * max(float(model.get("spread", 1.0)), 0.5)
+        if near > limit:
+            reading.uncertain.append(Uncertain(X, Y, "does not look like the calibrated coin"))
+            continue
+        margin = (far - near) / max(far, 1e-6)
+        if margin < 0.2:
+            reading.uncertain.append(Uncertain(X, Y, "heads and tails look alike here"))
+            continue
+        reading.coins.append(Coin("heads" if dh < dt else "tails", X, Y, R, round(min(1.0, 0.5 + margin), 3)))
+    return reading

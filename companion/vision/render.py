@@ -1,0 +1,330 @@
+"""Synthetic tray frames for tests, benchmarks and the PC demo (not a measure of accuracy).
+
+``render_tray(dice, coins=(), *, seed=0, size=(640, 480), **style)`` draws one frame;
+``render_scene`` does the same and also returns where everything is (the ground truth);
+``render_roll`` draws a whole roll: dice tumbling in, bouncing, coming to rest, and
+optionally a hand reaching into the tray afterwards.
+
+Style knobs (all optional):
+
+- ``die_size``: die side in px (default: 1/11 of the frame's shorter side)
+- ``die_colour`` / ``pip_colour``: BGR tuples, or ``die_colour="mixed"`` for random colours
+- ``tray_colour``: BGR; ``light``: 0-1 strength of uneven lighting; ``noise``: pixel noise std
+- ``blur``: Gaussian blur sigma in px; ``tilt``: 0-0.4 perspective (camera not overhead)
+- ``side``: 0-0.5 how much of the side faces shows (a slanted view, side pips drawn)
+- ``touching``: place the dice in contact with each other
+- ``clutter``: how many non-die objects (pencil, eraser, paper, bead) lie around
+- ``logo``: value whose face shows a logo instead of pips
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+# Pip positions on a face in units of the face's half-side (x right, y down).
+PIP_LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+DIE_COLOURS = [((235, 235, 235), (25, 25, 25)), ((40, 40, 200), (240, 240, 240)),
+               ((60, 150, 40), (40, 230, 240)), ((150, 60, 40), (240, 240, 240)),
+               ((30, 30, 30), (240, 240, 240)), ((40, 200, 230), (20, 20, 20)),
+               ((120, 40, 120), (240, 240, 240))]
+SS = 2   # supersampling factor: draw big, shrink, for smooth edges
+
+
+def _rounded_square(cx, cy, half, angle, corner=0.18, n=6) -> np.ndarray:
+    """Polygon of a square with rounded corners, rotated by ``angle`` radians."""
+    pts = []
+    rad = half * corner
+    inner = half - rad
+    for k, (sx, sy) in enumerate([(1, 1), (-1, 1), (-1, -1), (1, -1)]):
+        a0 = k * math.pi / 2
+        for j in range(n + 1):
+            a = a0 + j * (math.pi / 2) / n
+            pts.append((sx * inner + rad * math.cos(a), sy * inner + rad * math.sin(a)))
+    ca, sa = math.cos(angle), math.sin(angle)
+    return np.array([(cx + x * ca - y * sa, cy + x * sa + y * ca) for x, y in pts], np.float64)
+
+
+class _Canvas:
+    def __init__(self, size, rng, style):
+        self.w, self.h = size
+        self.rng = rng
+        self.style = style
+        self.img = np.zeros((self.h * SS, self.w * SS, 3), np.uint8)
+        tray = style.get("tray_colour", (150, 160, 165))
+        self.img[:] = tray
+
+    def poly(self, pts, colour):
+        cv2.fillPoly(self.img, [np.round(np.asarray(pts) * SS * 16).astype(np.int32)], colour,
+                     lineType=cv2.LINE_AA, shift=4)
+
+    def ellipse(self, cx, cy, ax, ay, angle_deg, colour, thickness=-1):
+        cv2.ellipse(self.img, (round(cx * SS * 16), round(cy * SS * 16)),
+                    (max(1, round(ax * SS * 16)), max(1, round(ay * SS * 16))), angle_deg, 0, 360,
+                    colour, thickness, cv2.LINE_AA, 4)
+
+    def die(self, value, cx, cy, half, angle, colour, pip_colour, side, logo):
+        shade = tuple(int(c * 0.72) for c in colour)
+        if side > 0:
+            # A slanted camera sees the face nearest it: a darker band below the top face,
+            # with foreshortened pips on it.
+            sh = side * 2 * half
+            self.poly(_rounded_square(cx, cy + sh / 2, half, angle) * [1, 1] + [0, 0], shade)
+            body = _rounded_square(cx, cy + sh, half, angle)
+            self.poly(np.vstack([body[body[:, 1] > cy + sh - half * 0.2]]), shade)
+            for dx in (-0.5, 0.5):
+                self.ellipse(cx + dx * half, cy + half + sh * 0.45, half * 0.16, half * 0.16 * side * 1.6,
+                             0, tuple(int(c * 0.8) for c in pip_colour))
+        shadow = _rounded_square(cx + half * 0.12, cy + half * 0.15, half, angle)
+        self.poly(shadow, tuple(int(c * 0.75) for c in self.img[0, 0]))
+        self.poly(_rounded_square(cx, cy, half, angle), colour)
+        ca, sa = math.cos(angle), math.sin(angle)
+        if logo is not None and value == logo:
+            self.ellipse(cx, cy, half * 0.55, half * 0.3, math.degrees(angle), pip_colour, 2)
+            self.ellipse(cx, cy, half * 0.2, half * 0.45, math.degrees(angle), pip_colour, -1)
+            return
+        pr = half * (0.2 if value == 1 else 0.15)
+        for px, py in PIP_LAYOUT[value]:
+            x, y = px * half * 0.52, py * half * 0.52
+            self.ellipse(cx + x * ca - y * sa, cy + x * sa + y * ca, pr, pr, 0, pip_colour)
+
+    def coin(self, face, cx, cy, r, angle):
+        metal = (90, 160, 190)
+        dark = (45, 95, 120)
+        self.ellipse(cx + r * 0.08, cy + r * 0.1, r, r, 0, tuple(int(c * 0.75) for c in self.img[0, 0]))
+        self.ellipse(cx, cy, r, r, 0, metal)
+        self.ellipse(cx, cy, r * 0.9, r * 0.9, 0, dark, max(1, round(r * 0.05)))
+        ca, sa = math.cos(angle), math.sin(angle)
+
+        def rot(x, y):
+            return cx + (x * ca - y * sa) * r, cy + (x * sa + y * ca) * r
+
+        if face == "heads":
+            # A head in profile: a large filled oval off-centre plus a small one (the nose).
+            self.ellipse(*rot(-0.08, 0.0), r * 0.38, r * 0.5, math.degrees(angle), dark)
+            self.ellipse(*rot(0.3, -0.05), r * 0.1, r * 0.08, math.degrees(angle), dark)
+        else:
+            # A big numeral and a ring of dots: thin strokes, little filled area.
+            for k in range(12):
+                a = k * math.pi / 6
+                self.ellipse(*rot(0.72 * math.cos(a), 0.72 * math.sin(a)), r * 0.05, r * 0.05, 0, dark)
+            x0, y0 = rot(0.0, -0.4)
+            x1, y1 = rot(0.0, 0.4)
+            cv2.line(self.img, (round(x0 * SS), round(y0 * SS)), (round(x1 * SS), round(y1 * SS)), dark,
+                     max(1, round(r * 0.12 * SS)), cv2.LINE_AA)
+            x2, y2 = rot(-0.2, -0.2)
+            cv2.line(self.img, (round(x0 * SS), round(y0 * SS)), (round(x2 * SS), round(y2 * SS)), dark,
+                     max(1, round(r * 0.12 * SS)), cv2.LINE_AA)
+
+    def clutter(self, k):
+        rng = self.rng
+        x, y = rng.uniform(0.05, 0.95) * self.w, rng.uniform(0.05, 0.95) * self.h
+        kind = k % 4
+        a = rng.uniform(0, math.pi)
+        if kind == 0:      # a pencil
+            L = self.h * 0.5
+            p = np.array([(-L / 2, -4), (L / 2, -4), (L / 2 + 12, 0), (L / 2, 4), (-L / 2, 4)])
+            rotm = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+            self.poly(p @ rotm.T + [x, y], (40, 170, 230))
+        elif kind == 1:    # an eraser: die-sized but plain
+            self.poly(_rounded_square(x, y, self.h / 18, a, 0.1), (200, 190, 230))
+        elif kind == 2:    # a paper card with lines of text
+            self.poly(_rounded_square(x, y, self.h / 8, a * 0.1, 0.02), (245, 245, 245))
+            for j in range(-3, 4):
+                cv2.line(self.img, (round((x - self.h / 10) * SS), round((y + j * self.h / 40) * SS)),
+                         (round((x + self.h / 12) * SS), round((y + j * self.h / 40) * SS)), (60, 60, 60), SS)
+        else:              # a glass bead (a round spot on its own)
+            self.ellipse(x, y, self.h / 60, self.h / 60, 0, (90, 40, 30))
+
+    def finish(self, rng, style, homography=None, noise_seed=None) -> np.ndarray:
+        img = cv2.resize(self.img, (self.w, self.h), interpolation=cv2.INTER_AREA).astype(np.float32)
+        light = float(style.get("light", 0.3))
+        if light:
+            gx = np.linspace(-1, 1, self.w)[None, :]
+            gy = np.linspace(-1, 1, self.h)[:, None]
+            ang = rng.uniform(0, 2 * math.pi)
+            img *= (1 + 0.35 * light * (math.cos(ang) * gx + math.sin(ang) * gy))[..., None]
+        if homography is not None:
+            img = cv2.warpPerspective(img, homography, (self.w, self.h), borderMode=cv2.BORDER_REPLICATE)
+        blur = float(style.get("blur", 0.0))
+        if blur > 0:
+            img = cv2.GaussianBlur(img, (0, 0), blur)
+        noise = float(style.get("noise", 3.0))
+        if noise > 0:
+            # Camera noise differs from frame to frame even when nothing moves.
+            cv2.setRNGSeed(int(rng.integers(1 << 30)) if noise_seed is None else int(noise_seed))
+            grain = np.empty(img.shape, np.float32)
+            cv2.randn(grain, 0.0, noise)
+            img += grain
+        return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _tilt_homography(w, h, tilt) -> np.ndarray | None:
+    if not tilt:
+        return None
+    src = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+    dx = w * tilt * 0.5
+    dst = np.float32([(dx, h * tilt * 0.2), (w - dx, h * tilt * 0.2), (w, h), (0, h)])
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def _place(n, rng, w, h, half, touching, taken=(), axis=0.0) -> list[tuple[float, float]]:
+    """Centres for ``n`` objects of radius ~``half`` that do not overlap."""
+    spots = list(taken)
+    out = []
+    margin = half * 2.2
+    for k in range(n):
+        for _ in range(400):
+            if touching and out:
+                bx, by = out[-1]
+                # Side by side along the dice's common axis, faces nearly flush.
+                a = axis + rng.choice([0, math.pi / 2, math.pi, -math.pi / 2])
+                x, y = bx + 2.12 * half * math.cos(a), by + 2.12 * half * math.sin(a)
+                need = 2.0 * half
+            else:
+                x, y = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
+                need = 3.2 * half
+            if not (margin < x < w - margin and margin < y < h - margin):
+                continue
+            if all(math.hypot(x - sx, y - sy) > (need if (sx, sy) in out else 3.2 * half) for sx, sy in spots):
+                break
+        out.append((x, y))
+        spots.append((x, y))
+    return out
+
+
+def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 0,
+                 size: tuple[int, int] = (640, 480), positions=None, angles=None,
+                 extra=None, noise_seed: int | None = None, **style) -> tuple[np.ndarray, dict]:
+    """Render a frame and return it with its truth: ``{"dice": [(value, x, y)], "coins":
+    [(face, x, y, r)]}`` in frame pixels (after tilt). ``positions``/``angles`` override the
+    random layout (used by ``render_roll``); ``extra(canvas)`` draws on top (e.g. a hand)."""
+    for v in dice:
+        if v not in PIP_LAYOUT:
+            raise ValueError(f"a die shows 1-6, not {v!r}")
+    for f in coins:
+        if f not in ("heads", "tails"):
+            raise ValueError(f"a coin shows 'heads' or 'tails', not {f!r}")
+    rng = np.random.default_rng(seed)
+    w, h = size
+    canvas = _Canvas(size, rng, style)
+    half = style.get("die_size", min(w, h) / 11) / 2
+    touching = style.get("touching", False)
+    axis = rng.uniform(0, math.pi / 2)
+    if positions is None:
+        positions = _place(len(dice), rng, w, h, half, touching, axis=axis)
+        if touching:
+            angles = [axis + rng.uniform(-0.03, 0.03) for _ in dice]
+    coin_r = half * 1.3
+    coin_pos = _place(len(coins), rng, w, h, coin_r, False, taken=positions)
+    for k in range(int(style.get("clutter", 0))):
+        canvas.clutter(k)
+    mixed = style.get("die_colour") == "mixed"
+    truth = {"dice": [], "coins": []}
+    for k, v in enumerate(dice):
+        if mixed:
+            colour, pip = DIE_COLOURS[int(rng.integers(len(DIE_COLOURS)))]
+        else:
+            colour = style.get("die_colour", DIE_COLOURS[0][0])
+            pip = style.get("pip_colour", DIE_COLOURS[0][1])
+        angle = angles[k] if angles is not None else rng.uniform(0, math.pi / 2)
+        x, y = positions[k]
+        canvas.die(v, x, y, half, angle, colour, pip, float(style.get("side", 0.0)), style.get("logo"))
+        truth["dice"].append((v, x, y))
+    for f, (x, y) in zip(coins, coin_pos):
+        canvas.coin(f, x, y, coin_r, rng.uniform(0, 2 * math.pi))
+        truth["coins"].append((f, x, y, coin_r))
+    if extra is not None:
+        extra(canvas)
+    H = _tilt_homography(w, h, float(style.get("tilt", 0.0)))
+    frame = canvas.finish(rng, style, H, noise_seed)
+    if H is not None:
+        def warp(x, y):
+            p = H @ np.array([x, y, 1.0])
+            return float(p[0] / p[2]), float(p[1] / p[2])
+        truth["dice"] = [(v, *warp(x, y)) for v, x, y in truth["dice"]]
+        truth["coins"] = [(f, *warp(x, y), r) for f, x, y, r in truth["coins"]]
+    return frame, truth
+
+
+def render_tray(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 0,
+                size: tuple[int, int] = (640, 480), **style) -> np.ndarray:
+    """A BGR uint8 frame of a tray showing ``dice`` values and ``coins`` faces."""
+    return render_scene(dice, coins, seed=seed, size=size, **style)[0]
+
+
+def render_roll(dice: Sequence[int], *, seed: int = 0, fps: float = 30.0,
+                size: tuple[int, int] = (640, 480), before: float = 0.5, roll: float = 1.2,
+                after: float = 1.5, pause: float = 0.0, hand: bool = False, **style):
+    """Frames of one roll: an empty tray for ``before`` s, the dice tumbling in for ``roll``
+    s (bouncing off each other and the walls, faces changing), then at rest for ``after`` s.
+    ``pause`` > 0 stops the dice mid-roll for that long (a die balanced for an instant) before
+    they tumble on; ``hand`` sends a hand into the tray and out again while the dice rest.
+
+    Returns ``(frames, info)``: frames is a list of ``(t, frame)``; info holds ``"truth"``
+    (the final values/positions), ``"rest_at"`` (time of the last dice motion) and
+    ``"hand"`` ((start, end) time of the hand or None).
+    """
+    rng = np.random.default_rng(seed)
+    w, h = size
+    half = style.get("die_size", min(w, h) / 11) / 2
+    final = _place(len(dice), rng, w, h, half, style.get("touching", False))
+    final_ang = [rng.uniform(0, math.pi / 2) for _ in dice]
+    starts = [(rng.uniform(-0.2, 0.0) * w, rng.uniform(0.2, 0.8) * h) for _ in dice]
+    spins = [rng.uniform(6, 14) for _ in dice]
+    rest_at = before + roll + pause
+    hand_span = (rest_at + 0.8, rest_at + 1.6) if hand else None
+    frames = []
+    n = int(round((before + roll + pause + after + (1.6 if hand else 0)) * fps))
+    for i in range(n):
+        t = i / fps
+        if t < before:
+            positions, values, angles = [], [], []
+        else:
+            # Time into the roll, with the pause frozen in the middle.
+            tr = t - before
+            if pause and tr > roll / 2:
+                tr = max(roll / 2, tr - pause)
+            u = min(1.0, tr / roll)
+            decay = (1 - u) ** 2
+            positions, angles, values = [], [], []
+            for k, v in enumerate(dice):
+                fx, fy = final[k]
+                sx, sy = starts[k]
+                # A damped bounce towards the final spot.
+                b = decay * math.cos(3 * math.pi * u)
+                positions.append((fx + (sx - fx) * b, fy + (sy - fy) * b))
+                angles.append(final_ang[k] + spins[k] * decay)
+                values.append(v if u >= 1.0 else int(rng.integers(1, 7)) if (i % 3 == 0) else
+                              (v if u > 0.8 else 1 + (i // 3 + k) % 6))
+        extra = None
+        if hand_span and hand_span[0] <= t <= hand_span[1]:
+            reach = math.sin(math.pi * (t - hand_span[0]) / (hand_span[1] - hand_span[0]))
+            extra = _hand_drawer(w, h, reach)
+        frame, _ = render_scene(values, seed=seed, size=size, positions=positions, angles=angles,
+                                extra=extra, noise_seed=seed * 100003 + i, **style)
+        frames.append((t, frame))
+    _, truth = render_scene(dice, seed=seed, size=size, positions=final,
+                            angles=final_ang, **style)
+    return frames, {"truth": truth, "rest_at": rest_at, "hand": hand_span}
+
+
+def _hand_drawer(w, h, reach):
+    def draw(canvas: _Canvas):
+        # An arm from the right edge: a skin-coloured band ending in a palm.
+        tip = w * (1 - 0.45 * reach)
+        y = h * 0.3
+        canvas.poly([(w + 10, y - h * 0.08), (tip + h * 0.1, y - h * 0.08), (tip + h * 0.1, y + h * 0.08),
+                     (w + 10, y + h * 0.1)], (120, 160, 215))
+        canvas.ellipse(tip + h * 0.05, y, h * 0.12, h * 0.1, 0, (120, 160, 215))
+    return draw

@@ -1,0 +1,178 @@
+"""Settle detection: one dice reading per roll, from a stream of camera frames.
+
+The daemon calls it in its main loop::
+
+    det = SettleDetector(calibration)        # or SettleDetector(reader=...)
+    det.arm()                                # a dice prompt is waiting for a roll
+    while True:
+        frame, t = camera.read()
+        reading = det.feed(frame, t)         # DiceReading once per roll, else None
+        if reading is not None:
+            ...                               # offer it to the Table; the detector disarms
+
+How it decides:
+
+- Motion is measured on a small copy of each frame: the share of pixels that changed
+  in any colour channel by more than ``pixel_threshold`` since the previous frame. Above ``motion_share`` counts as
+  motion (dice tumbling, a hand in the tray); below it the tray is still.
+- A roll *starts* with motion after ``arm()``. Dice that were lying still when it was armed
+  are never reported: something has to move first (``require_motion=False`` turns that off).
+- Once still for ``still_time`` seconds, frames are read; a reading is reported when
+  ``agree`` consecutive readings agree (same values at the same places). A die still rolling
+  is never read: any motion clears the readings collected so far.
+- After a report the detector is *done* until re-armed. With ``auto_rearm=True`` it re-arms
+  itself, but then still never reports the same dice twice: a new report needs motion
+  and a reading that differs from the last one (so a hand reaching in and out, or a
+  nudge that moves nothing, does not repeat the roll).
+
+``reset()`` forgets everything (disarmed, and the die size learnt from earlier readings:
+without a calibrated die size the detector learns it from its first reading and reads
+later frames with it, which halves the time per read). ``state`` is one of "idle", "armed", "moving",
+"settling", "done". ``last_motion`` is the time of the last frame with motion.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .types import DiceReading
+
+IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
+
+
+class SettleDetector:
+    """Decides when a roll has settled and reports one agreed reading per roll (see the
+    module docstring for the rules). ``reader(frame) -> DiceReading`` defaults to
+    ``read_dice`` with ``calibration``."""
+
+    def __init__(self, calibration=None, *, reader: Callable | None = None,
+                 still_time: float = 0.25, agree: int = 3, motion_share: float = 0.002,
+                 pixel_threshold: int = 18, require_motion: bool = True,
+                 auto_rearm: bool = False, position_tolerance: float = 0.03):
+        self.calibration = calibration
+        if reader is None:
+            reader = self._read_with_learnt_size
+        self.reader = reader
+        self.still_time = still_time
+        self.agree = agree
+        self.motion_share = motion_share
+        self.pixel_threshold = pixel_threshold
+        self.require_motion = require_motion
+        self.auto_rearm = auto_rearm
+        self.position_tolerance = position_tolerance
+        self.reset()
+
+    def _read_with_learnt_size(self, frame: np.ndarray) -> DiceReading:
+        """read_dice, told the die size once a reading has measured it: the camera is fixed,
+        so the size found in one roll holds for the next, and one pass of the reader then
+        suffices (about half the time per frame)."""
+        from .calibration import Calibration
+        from .dice import read_dice
+        cal = self.calibration or Calibration()
+        if self._learnt_die_size and not cal.die_size:
+            cal = cal.merged(Calibration(die_size=self._learnt_die_size,
+                                         frame_size=[frame.shape[1], frame.shape[0]]))
+        reading = read_dice(frame, cal)
+        if reading.die_sizes and self._learnt_die_size is None:
+            self._learnt_die_size = round(float(np.median(reading.die_sizes)), 1)
+        return reading
+
+    # -- control -----------------------------------------------------------------------
+    def reset(self) -> None:
+        """Forget everything: disarmed, no previous frame, no previous report."""
+        self.state = IDLE
+        self._prev: np.ndarray | None = None
+        self._still_since: float | None = None
+        self._candidates: list[DiceReading] = []
+        self._last_report: DiceReading | None = None
+        self._frame_side = 640
+        self._learnt_die_size: float | None = None
+        self.last_motion: float | None = None
+
+    def arm(self) -> None:
+        """Expect a roll: the next time the tray moves and settles, report one reading."""
+        self.state = ARMED if self.require_motion else SETTLING
+        self._candidates = []
+        self._still_since = None
+
+    # -- the loop ------------------------------------------------------------------------
+    def motion(self, frame: np.ndarray) -> float:
+        """Share of pixels that changed since the previous frame (0 for the first frame)."""
+        import cv2
+        # Colour, not grey: a hand can be as bright as the tray yet plainly another colour.
+        small = frame
+        h, w = small.shape[:2]
+        f = 160.0 / max(h, w)
+        # Linear resizing of a frame blurred first: as steady as area averaging, much cheaper.
+        small = cv2.resize(cv2.blur(small, (3, 3)) if f < 0.5 else small,
+                           (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_LINEAR)
+        small = cv2.GaussianBlur(small, (3, 3), 0)
+        prev, self._prev = self._prev, small
+        if prev is None or prev.shape != small.shape:
+            return 0.0
+        diff = cv2.absdiff(small, prev)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2)
+        return float(np.count_nonzero(diff > self.pixel_threshold)) / diff.size
+
+    def feed(self, frame: np.ndarray, t: float) -> DiceReading | None:
+        """Feed one frame taken at time ``t`` (seconds); returns a reading once per roll."""
+        self._frame_side = max(frame.shape[:2])
+        moving = self.motion(frame) > self.motion_share
+        if moving:
+            self.last_motion = t
+            self._still_since = None
+            self._candidates = []
+            if self.state in (ARMED, SETTLING):
+                self.state = MOVING
+            elif self.state == DONE and self.auto_rearm:
+                self.state = MOVING
+            return None
+        if self._still_since is None:
+            self._still_since = t
+        if self.state == MOVING:
+            self.state = SETTLING
+        if self.state != SETTLING or t - self._still_since < self.still_time:
+            return None
+        reading = self.reader(frame)
+        if self._candidates and not self.same(reading, self._candidates[-1]):
+            self._candidates = []
+        self._candidates.append(reading)
+        if len(self._candidates) < self.agree:
+            return None
+        self._candidates = []
+        if self._last_report is not None and self.same(reading, self._last_report):
+            # The tray moved but the dice did not (a hand, a nudge): not a new roll.
+            self.state = DONE
+            return None
+        if not reading.dice and not reading.uncertain:
+            # An empty tray is not a roll: wait for the next motion rather than reading
+            # every still frame of an empty tray.
+            self.state = ARMED
+            return None
+        self._last_report = reading
+        self.state = DONE
+        return reading
+
+    def same(self, a: DiceReading, b: DiceReading) -> bool:
+        """Two readings of the same dice: same values at the same places, same uncertain spots."""
+        if len(a.dice) != len(b.dice) or len(a.uncertain) != len(b.uncertain):
+            return False
+        # Positions are in frame pixels; the tolerance is a share of the frame size.
+        tol = self.position_tolerance * self._frame_side
+        remaining = list(b.dice)
+        for d in a.dice:
+            match = next((e for e in remaining if e.value == d.value and
+                          abs(e.x - d.x) <= tol and abs(e.y - d.y) <= tol), None)
+            if match is None:
+                return False
+            remaining.remove(match)
+        rest = list(b.uncertain)
+        for u in a.uncertain:
+            match = next((e for e in rest if abs(e.x - u.x) <= tol and abs(e.y - u.y) <= tol), None)
+            if match is None:
+                return False
+            rest.remove(match)
+        return True

@@ -1,0 +1,64 @@
+"""Measuring a fixed camera setup for ``companion calibrate``: tray region, dice size, lighting."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from .calibration import Calibration, CalibrationError
+from .segment import working_image
+
+
+def tray_region(img: np.ndarray) -> list[float] | None:
+    """[x, y, w, h] (fractions) of the tray floor: the large even area around the frame's
+    centre. None when no clear tray stands out (then the whole frame is read)."""
+    h, w = img.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (7, 7), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    centre = lab[h // 4:3 * h // 4, w // 4:3 * w // 4].reshape(-1, 3)
+    floor = np.median(centre, axis=0)
+    mask = (np.linalg.norm(lab - floor, axis=2) < 20).astype(np.uint8)
+    k = max(3, round(max(h, w) / 50)) | 1
+    # Closing bridges the dice lying on the floor.
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, 4)
+    if n < 2:
+        return None
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh, area = stats[best]
+    if area < 0.1 * w * h or (bw > 0.97 * w and bh > 0.97 * h):
+        return None
+    pad = 0.02
+    x0, y0 = max(0.0, x / w - pad), max(0.0, y / h - pad)
+    x1, y1 = min(1.0, (x + bw) / w + pad), min(1.0, (y + bh) / h + pad)
+    return [round(x0, 4), round(y0, 4), round(x1 - x0, 4), round(y1 - y0, 4)]
+
+
+def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
+    """A Calibration measured from frames of one fixed setup (the same camera and tray)."""
+    from .dice import read_dice
+    if not frames:
+        raise CalibrationError("calibration needs at least one image")
+    shapes = {f.shape[:2] for f in frames}
+    if len(shapes) > 1:
+        raise CalibrationError("the calibration images differ in size: use frames from one camera")
+    h, w = frames[0].shape[:2]
+    trays, sizes, lights = [], [], []
+    for frame in frames:
+        img, scale = working_image(frame)
+        region = tray_region(img)
+        if region is not None:
+            trays.append(region)
+        reading = read_dice(frame)
+        sizes += reading.die_sizes
+        x, y, rw, rh = region or [0, 0, 1, 1]
+        ih, iw = img.shape[:2]
+        floor = img[int(y * ih):int((y + rh) * ih), int(x * iw):int((x + rw) * iw)]
+        lights.append(float(np.median(cv2.cvtColor(floor, cv2.COLOR_BGR2GRAY))))
+    cal = Calibration(frame_size=[int(w), int(h)], lighting=round(float(np.median(lights)), 1))
+    if trays:
+        cal.tray = [round(float(v), 4) for v in np.median(np.array(trays), axis=0)]
+    if sizes:
+        cal.die_size = round(float(np.median(sizes)), 1)
+    return cal.validate()

@@ -1,0 +1,84 @@
+"""The vision command-line contract, through companion.cli.main."""
+
+import json
+
+import cv2
+import pytest
+
+from companion.cli import main
+from companion.vision.render import render_tray
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory):
+    d = tmp_path_factory.mktemp("img")
+    paths = {}
+    paths["dice"] = str(d / "dice.png")
+    cv2.imwrite(paths["dice"], render_tray([2, 5, 6], seed=3))
+    paths["bad"] = str(d / "bad.png")
+    (d / "bad.png").write_text("not an image")
+    for s in range(2):
+        cv2.imwrite(str(d / f"h{s}.png"), render_tray([], ["heads"], seed=s))
+        cv2.imwrite(str(d / f"t{s}.png"), render_tray([], ["tails"], seed=s + 5))
+    paths["coins"] = str(d / "coins.png")
+    cv2.imwrite(paths["coins"], render_tray([4], ["heads", "tails", "tails"], seed=9))
+    paths["dir"] = d
+    return paths
+
+
+def test_dice_read_json_one_object_per_image(images, capsys):
+    assert main(["dice", "read", images["dice"], images["dice"], "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    obj = json.loads(lines[0])
+    assert obj["image"] == images["dice"]
+    assert sorted(d["value"] for d in obj["dice"]) == [2, 5, 6]
+    assert obj["uncertain"] == []
+    for d in obj["dice"]:
+        assert set(d) == {"value", "x", "y", "confidence"} and 0 <= d["confidence"] <= 1
+
+
+def test_dice_read_bad_and_missing_files_fail_but_others_are_read(images, capsys):
+    missing = str(images["dir"] / "nope.png")
+    assert main(["dice", "read", images["bad"], images["dice"], missing, "--json"]) != 0
+    cap = capsys.readouterr()
+    assert len(cap.out.strip().splitlines()) == 1
+    assert "bad.png" in cap.err and "nope.png" in cap.err
+
+
+def test_dice_read_human_line_and_annotate(images, capsys, tmp_path):
+    assert main(["dice", "read", images["dice"], "--annotate", str(tmp_path / "ann")]) == 0
+    out = capsys.readouterr().out
+    assert "total 13" in out
+    drawn = cv2.imread(str(tmp_path / "ann" / "dice.png"))
+    assert drawn is not None and drawn.shape == (480, 640, 3)
+
+
+def test_coins_calibrate_then_read(images, capsys, tmp_path):
+    cal = str(tmp_path / "coins.json")
+    d = images["dir"]
+    assert main(["coins", "calibrate", "--heads", str(d / "h0.png"), str(d / "h1.png"),
+                 "--tails", str(d / "t0.png"), str(d / "t1.png"), "--out", cal]) == 0
+    capsys.readouterr()
+    assert main(["coins", "read", images["coins"], "--json", "--calibration", cal]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert sorted(c["face"] for c in obj["coins"]) == ["heads", "tails", "tails"]
+    assert all(set(c) == {"face", "x", "y", "r", "confidence"} for c in obj["coins"])
+
+
+def test_coins_read_with_corrupt_calibration_is_refused(images, capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{oops")
+    assert main(["coins", "read", images["coins"], "--calibration", str(bad)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_calibrate_writes_a_setup_file_the_reader_loads(images, capsys, tmp_path):
+    out = tmp_path / "setup.json"
+    assert main(["calibrate", "--out", str(out), "--logo-value", "6", images["dice"]]) == 0
+    data = json.loads(out.read_text())
+    assert data["logo_value"] == 6 and data["frame_size"] == [640, 480]
+    assert 30 < data["die_size"] < 70    # rendered dice are ~44 px
+    capsys.readouterr()
+    assert main(["dice", "read", images["dice"], "--json", "--calibration", str(out)]) == 0
+    assert sorted(d["value"] for d in json.loads(capsys.readouterr().out)["dice"]) == [2, 5, 6]
