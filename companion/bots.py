@@ -24,7 +24,9 @@ def uniform_input(prompt: Prompt, rng: random.Random) -> Input:
     kind = prompt.kind
     if kind == DICE:
         n = prompt.count if prompt.fewest == prompt.count else rng.randint(prompt.fewest, prompt.count)
-        return Input(DICE, tuple(rng.randint(1, 6) for _ in range(n)))
+        # One random() per die: randint costs several Python calls, and bots roll a lot.
+        rnd = rng.random
+        return Input(DICE, tuple(int(rnd() * 6) + 1 for _ in range(n)))
     if kind == COINS:
         return Input(COINS, tuple(HEADS if rng.random() < 0.5 else TAILS for _ in range(prompt.count)))
     if kind == SHUFFLE:
