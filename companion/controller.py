@@ -170,7 +170,7 @@ class Controller:
             self._menu_button(name)
         elif self.mode == "over":
             if name == "ok":
-                self._open_menu()
+                self.open_menu()
         elif self.mode == "paused":
             self._paused_button(name)
         elif self.mode == "manual":
@@ -590,11 +590,13 @@ class Controller:
             self.mode = "play"
             self.cursor = 0
         elif name == "ok":
-            self._open_menu()
+            self.open_menu()
 
-    def _open_menu(self) -> None:
+    def open_menu(self) -> None:
+        """Show the game menu (the game in progress, if any, stays in the journal)."""
         self.mode = "menu"
         self.menu = _Menu()
+
 
     def _menu_items(self) -> tuple[str, list[str]]:
         m = self.menu

@@ -235,6 +235,9 @@ def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, displa
     devices = Devices(EventQueue(), leds, display, camera)
     daemon = Daemon(table, devices, settings, clock=clock, shuffler=StepShuffler(table, seed))
     bots = TableBots(daemon, camera, seed, game_id, players, paced)
+    g = table.game
+    if g is not None and (g.game_id != game_id or g.n != players):
+        daemon.controller.open_menu()  # the journal's game is another one: start ours
     return daemon, bots
 
 

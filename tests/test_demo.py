@@ -136,3 +136,11 @@ def test_a_demo_killed_at_random_moments_ends_exactly_as_one_never_interrupted(
     assert done is not None and killed_times >= kills
     assert journal_rows(journal) == expected
     assert done["score"] == reference["score"] and done["inputs"] == reference["inputs"]
+
+
+def test_a_demo_over_a_journal_of_another_game_starts_its_own(tmp_path):
+    first = run_demo("lockdown", 3, 1, tmp_path, paced=False)
+    second = run_demo("sneak", 4, 1, tmp_path, paced=False)
+    assert first["game"] == "lockdown" and second["game"] == "sneak" and second["over"]
+    again = run_demo("sneak", 4, 1, tmp_path, paced=False)   # finished: just its score
+    assert again["inputs"] == second["inputs"] and again["score"] == second["score"]
