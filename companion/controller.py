@@ -597,7 +597,6 @@ class Controller:
         self.mode = "menu"
         self.menu = _Menu()
 
-
     def _menu_items(self) -> tuple[str, list[str]]:
         m = self.menu
         if m.step == "game":
