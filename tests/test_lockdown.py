@@ -96,6 +96,13 @@ def test_deal_locks_at_once_and_the_dealer_goes_first():
     assert (p.tag, p.player) == ("action", 1)  # Bob dealt
 
 
+def test_a_triplet_is_shown_to_the_table():
+    g = new(3, dealer=1)
+    ev = deal(g, [["7H", "7S", "2C", "9D"], ["5S", "5H", "5D", "KC"], ["AS", "AH", "JK1", "JK2"]])
+    assert [e.to_json() for e in ev if e.kind == "triplet"] == [
+        {"kind": "triplet", "text": "Bob shows three 5s", "player": 1, "data": {"value": "5"}}]
+
+
 def test_four_of_a_kind_dealt_is_a_misdeal_and_the_deck_is_shuffled_again():
     g = new(2)
     ev = deal(g, [["9S", "9H", "9D", "9C"], PLAIN[1]])

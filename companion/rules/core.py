@@ -323,12 +323,14 @@ def _expectation(prompt: Prompt) -> str:
 # --------------------------------------------------------------------------- events
 
 
-@dataclass(frozen=True)
+@dataclass
 class Event:
     """Something that happened because of an input, for screens, LEDs and the log.
 
     ``text`` is plain words for the LCD. ``private``: only ``player`` may see it (a secret
-    reveal); a public view never carries a private event.
+    reveal); a public view never carries a private event. Treat it as read-only; it is not
+    frozen because a frozen dataclass costs several times more to build, and games emit
+    an event or more per input.
     """
 
     kind: str

@@ -85,6 +85,8 @@ whole games in half the turns, with every rule still checked.
 
 from __future__ import annotations
 
+import operator
+
 from companion.rules import lockdown_cards as cards
 from companion.rules import lockdown_ledger as ledger
 from companion.rules.core import (
@@ -123,9 +125,31 @@ BOT_ACTION_WEIGHTS = {"draw": 4, "give": 1, "take": 0.2, "force": 1, "shuffle": 
 # and an uniform pick restarted most 8-player deals; "out" when allowed shortens games.
 BOT_DEAL_REPORT_WEIGHTS = {"none": 4, "pair": 2, "triplet": 1, "out": 0.02}
 BOT_REPORT_WEIGHTS = {"none": 1, "pair": 1, "triplet": 1, "out": 3}
+_VALUE_OF = cards.VALUE_OF
+_COPIES = {j: {v: cards.copies(v, j) for v in cards.VALUES} for j in (True, False)}
+# One player's ledger entry in one call (the checks read it for every player after every input).
+_LEDGER_ROW = operator.itemgetter("in", "mobile", "pairs", "trips", "blocked", "new", "four")
+_TRIPS_OF = operator.itemgetter("trips")
+_ACTING_STEPS = frozenset(("action", "target", "give_card", "take_pick", "clear_with"))
+# A card's key in the audit of what should have locked: its rank if it locks, else a key
+# of its own (Aces and Jokers never lock).
+_LOCK_KEY = tuple(x >> 2 if 4 <= x < 52 else 16 + x for x in range(54))
+_CARDS_OF_VALUE = {v: frozenset(x for x in range(54) if _VALUE_OF[x] == v) for v in cards.VALUES}
 _DECKS = {True: cards.full_deck(True), False: cards.full_deck(False)}
 _PROMPTS: dict[tuple, Prompt] = {}  # see Lockdown._prompt
 _TARGET_TEXT = {"give": "give a card to?", "take": "take a card from?", "force": "who must draw?"}
+
+
+# Inputs and events are immutable, and built for every simulated input: build them cheaply.
+_CHOICES: dict[tuple, Input] = {}
+
+
+def _choice(key: str, player: int | None) -> Input:
+    """``Input(CHOICE, key, player)``, each one built once."""
+    inp = _CHOICES.get((key, player))
+    if inp is None:
+        inp = _CHOICES[key, player] = Input(CHOICE, key, player)
+    return inp
 
 
 def _a(v: str) -> str:
@@ -264,50 +288,71 @@ class Lockdown(Game):
 
     # ------------------------------------------------------------------ checks
 
+    # (step, {key: problem}): the bot's legal filter and _apply ask the same questions of the
+    # same state; _apply drops it before changing anything (see _apply).
+    _memo: tuple = (None, {})
+    _victim_memo: tuple = (None, None, None)  # (state, turn, victim): see _top_card_victim
+
     def _problem(self, key: str) -> str | None:
         """Why the choice ``key`` is not allowed at the current step (None: allowed)."""
         st = self.s["step"]
+        step, known = self._memo
+        if step is not st:
+            known = {}
+            self._memo = (st, known)
+        elif key in known:
+            return known[key]
         t = st["t"]
         if t == "action":
-            return self._action_problem(key)
-        if t == "target":
-            return self._target_problem(st["a"], int(key))
-        if t == "next":
-            return self._next_problem(st["p"], int(key))
-        if t == "report":
-            return self._report_problem(st, key)
-        if t == "report_value":
-            return self._value_problem(st, key)
-        if t == "give_card":
-            return self._give_card_problem(key)
-        if t == "force_value":
-            v = key
-            if cards.copies(v, self.s["pub"]["with_jokers"]) <= ledger.on_table(self.s["pub"], v):
-                return f"No {v} can be drawn: every {v} is face-up or Outside the Game."
-            return None
-        if t == "clear_with":
-            return self._clear_problem(key)
-        return None
+            why = self._action_problem(key)
+        elif t == "target":
+            why = self._target_problem(st["a"], int(key))
+        elif t == "report":
+            why = self._report_problem(st, key)
+        elif t == "next":
+            why = self._next_problem(st["p"], int(key))
+        elif t == "report_value":
+            why = self._value_problem(st, key)
+        elif t == "give_card":
+            why = self._give_card_problem(key)
+        elif t == "force_value":
+            why = self._force_value_problem(st, key)
+        elif t == "clear_with":
+            why = self._clear_problem(key)
+        else:
+            why = None
+        known[key] = why
+        return why
 
     def _action_problem(self, a: str) -> str | None:
-        pub, me = self.s["pub"], self.s["active"]
-        pl = self._pl(me)
-        if a in ("draw", "force") and pub["deck"] == 0:
-            return "The deck is empty: nobody can draw. Give, take, Shuffle or Clear."
+        s = self.s
+        pub, me = s["pub"], s["active"]
+        players = pub["players"]
+        pl = players[me]
+        if a == "draw" or a == "force":
+            if pub["deck"] == 0:
+                return "The deck is empty: nobody can draw. Give, take, Shuffle or Clear."
+            return None
         if a == "give":
             if pl["mobile"] == 0:
                 return "Your mobile hand is empty: there is nothing to give."
-            if self.full:
-                c = self.s["cards"]
+            c = s["cards"]
+            if c is not None:
                 free = len(c["hands"][me]) - len(c["blocked"][me])
             else:
                 free = pl["mobile"] - pl["blocked"][0]
             if free < 1:
                 return ("No-Give-Backs: every card in your mobile hand was just received. "
                         "Choose another action (a Shuffle gets rid of it).")
-        if a == "take" and not any(self._pl(i)["mobile"] for i in self._ins() if i != me):
+        if a == "take":
+            for i in s["ins"]:
+                if i != me and players[i]["mobile"]:
+                    return None
             return "Nobody else has a card in their mobile hand: there is nothing to take."
-        if a == "shuffle" and not any(self._pl(i)["mobile"] for i in self._ins()):
+        if a == "shuffle":
+            for i in s["ins"]:
+                if players[i]["mobile"]:
+                    return None
             return "Every mobile hand is empty: there is nothing to shuffle."
         if a == "clear":
             kinds = CLEAR_OPTIONS[pub["with_jokers"]]
@@ -321,9 +366,8 @@ class Lockdown(Game):
         uses = CLEAR_USES[kind]
         v, need = uses[0], len(uses)
         what = CLEAR_WORDS[kind]
-        if self.full:  # holding them proves they are not Outside the Game
-            value_of = cards.VALUE_OF
-            if sum(value_of[c] == v for c in self.s["cards"]["hands"][me]) < need:
+        if self.s["cards"] is not None:  # holding them proves they are not Outside the Game
+            if sum(map(_CARDS_OF_VALUE[v].__contains__, self.s["cards"]["hands"][me])) < need:
                 return f"No Clear with {what}: you do not hold {what}."
             return None
         left = ledger.clear_cards_left(self.s["pub"])["jokers" if v == cards.JOKER else "aces"]
@@ -414,10 +458,20 @@ class Lockdown(Game):
             return f"{who} holds fewer than four cards."
         return None
 
-    def _value_problem(self, st: dict, v: str) -> str | None:
+    def _force_value_problem(self, st: dict, v: str, seen: int | None = None) -> str | None:
+        """``seen``: the cards of ``v`` the table shows, when already counted."""
+        if seen is None:
+            seen = ledger.on_table(self.s["pub"], v)
+        if cards.copies(v, self.s["pub"]["with_jokers"]) <= seen:
+            return f"No {v} can be drawn: every {v} is face-up or Outside the Game."
+        return None
+
+    def _value_problem(self, st: dict, v: str, seen: int | None = None) -> str | None:
+        """``seen``: the cards of ``v`` the table shows but ``st["p"]``'s, when already counted."""
         p = st["p"]
         pl, who = self._pl(p), self.players[p]
-        seen = ledger.on_table(self.s["pub"], v, but=p)
+        if seen is None:
+            seen = ledger.on_table(self.s["pub"], v, but=p)
         if st["what"] == "triplet":
             if v in pl["trips"]:
                 return f"{who} already shows three {v}s: a fourth would put {who} out."
@@ -443,7 +497,10 @@ class Lockdown(Game):
             if why:
                 raise IllegalInput(why)
         self._events: list[Event] = []
-        getattr(self, "_on_" + t)(st, inp.value)
+        try:
+            getattr(self, "_on_" + t)(st, inp.value)
+        finally:  # the state changes: what was allowed must be asked again
+            self._memo = Lockdown._memo
         return self._events
 
     def _say(self, kind: str, text: str, player: int | None = None, private: bool = False,
@@ -509,9 +566,11 @@ class Lockdown(Game):
         self.s["todo"] = []
         if a in _TARGET_TEXT:
             st = self.s["step"] = {"t": "target", "a": a}
-            legal = [i for i in self._ins() if self._target_problem(a, i) is None]
-            if len(legal) == 1:  # nothing to choose
-                self._on_target(st, str(legal[0]))
+            ins = self.s["ins"]
+            if a == "take" or len(ins) == 2:  # else anyone of two or more others may be chosen
+                legal = [i for i in ins if self._target_problem(a, i) is None]
+                if len(legal) == 1:  # nothing to choose
+                    self._on_target(st, str(legal[0]))
         elif a == "draw":
             self._say("draw", f"{self.players[me]} drew a card", me)
             self._draw(me)
@@ -606,7 +665,7 @@ class Lockdown(Game):
 
     def _receive(self, p: int, card: int | None, marked: bool, shown: str | None = None) -> None:
         """One card reaches ``p``'s mobile hand (an unknown one in table mode)."""
-        pl = self._pl(p)
+        pl = self.s["pub"]["players"][p]
         ledger.receive(pl, 1, marked)
         if card is not None:
             c = self.s["cards"]
@@ -711,22 +770,22 @@ class Lockdown(Game):
             return  # an Ace or a Joker: it never locks
         c, value_of = self.s["cards"], cards.VALUE_OF
         hand, pairs, trips = c["hands"][p], c["pairs"][p], c["trips"][p]
-        steps = cards.lock_steps(hand, [value_of[x[0]] for x in pairs],
-                                 [value_of[x[0]] for x in trips], got)
+        steps = cards.lock_steps(hand, [value_of[x[0]] for x in pairs] if pairs else (),
+                                 [value_of[x[0]] for x in trips] if trips else (), got)
         for what, v in steps:
             if what == "out":
                 self._eliminate(p, v)
                 return
             if what == "pair":
-                two = [x for x in hand if cards.value(x) == v][:2]
+                two = [x for x in hand if value_of[x] == v][:2]
                 for x in two:
                     self._drop(p, x)
                 pairs.append(two)
                 self._lock(p, "pair", v, single)
             else:
-                one = next(x for x in hand if cards.value(x) == v)
+                one = next(x for x in hand if value_of[x] == v)
                 self._drop(p, one)
-                pair = next(x for x in pairs if cards.value(x[0]) == v)
+                pair = next(x for x in pairs if value_of[x[0]] == v)
                 pairs.remove(pair)
                 trips.append(pair + [one])
                 self._lock(p, "triplet", v, single)
@@ -815,7 +874,7 @@ class Lockdown(Game):
 
     def _report_needed(self, st: dict) -> bool:
         self.s["step"] = st
-        return any(self._problem(k) is None for k in ("pair", "triplet", "out"))
+        return any(self._report_problem(st, k) is None for k in ("pair", "triplet", "out"))
 
     # -- who goes next
 
@@ -848,16 +907,17 @@ class Lockdown(Game):
             return
 
     def _after(self) -> None:
-        ins = self._ins()
+        s = self.s
+        ins = s["ins"]
         if len(ins) <= 1:
             self._end(ins, "last")
             return
-        ctx = self.s["ctx"]
+        ctx, players = s["ctx"], s["pub"]["players"]
         a, x = ctx["actor"], ctx["affected"]
-        if ctx["elim"] and self._pl(a)["in"]:
+        if ctx["elim"] and players[a]["in"]:
             self._say("again", f"{self.players[a]} goes again", a)
             self._start_turn(a)
-        elif x is not None and self._pl(x)["in"]:
+        elif x is not None and players[x]["in"]:
             self._start_turn(x)
         else:
             legal = self._next_choices(a)
@@ -872,9 +932,9 @@ class Lockdown(Game):
 
     def _start_turn(self, p: int) -> None:
         s, pub = self.s, self.s["pub"]
-        ins = self._ins()
+        ins = s["ins"]
         if pub["deck"] == 0:
-            if not any(self._pl(i)["mobile"] for i in ins):
+            if not any(pub["players"][i]["mobile"] for i in ins):
                 self._end(ins, "stalemate")
                 return
             s["dry"] += 1
@@ -883,9 +943,9 @@ class Lockdown(Game):
                 return
         else:
             s["dry"] = 0
-        ledger.start_turn(self._pl(p))
-        if self.full:
-            c = s["cards"]
+        ledger.start_turn(pub["players"][p])
+        c = s["cards"]
+        if c is not None:
             c["blocked"][p], c["new"][p] = c["new"][p], []
         s["active"], s["ctx"] = p, None
         s["turns"] += 1
@@ -961,28 +1021,38 @@ class Lockdown(Game):
 
     def check_invariants(self) -> None:
         s, pub = self.s, self.s["pub"]
-        assert pub["deck"] >= 0, "the deck is negative"
-        if s["cards"] is None:  # full mode: _check_cards proves these and more
-            assert ledger.total_cards(pub) == s["size"], "cards are not conserved"
-            jokers = pub["with_jokers"]
-            for v, n in ledger.table_counts(pub).items():
-                assert n <= cards.copies(v, jokers), f"too many {v}s on the table"
-        ins = []
-        for i, pl in enumerate(pub["players"]):
-            if not pl["in"]:
-                assert not (pl["mobile"] or pl["pairs"] or pl["trips"]) and pl["four"], \
-                    f"player {i} is out but holds cards"
+        deck = pub["deck"]
+        assert deck >= 0, "the deck is negative"
+        # One pass over the players; in table mode it also counts every card the ledger knows
+        # of (deck, Outside the Game, each hand as ledger.held counts it: the total must stay
+        # the deck's size) and the values of the face-up triplets.
+        table = s["cards"] is None
+        total, shown, ins, i = deck + len(pub["outside"]), [], [], -1
+        for is_in, m, pairs, trips, b, n, four in map(_LEDGER_ROW, pub["players"]):
+            i += 1
+            if not is_in:
+                assert not (m or pairs or trips) and four, f"player {i} is out but holds cards"
                 continue
             ins.append(i)
-            m = pl["mobile"]
-            b, n = pl["blocked"], pl["new"]
-            assert m >= 0 and pl["pairs"] >= 0, f"player {i}: negative count"
-            assert 0 <= b[0] <= b[1] <= m and 0 <= n[0] <= n[1] <= m, \
-                f"player {i}: bad No-Give-Backs range {b} {n}"
+            # (0 <= b[0] <= m also proves the mobile count is not negative)
+            assert 0 <= b[0] <= b[1] <= m and 0 <= n[0] <= n[1] <= m and pairs >= 0, \
+                f"player {i}: a negative count or a bad No-Give-Backs range {b} {n}"
+            if table:
+                total += m + 2 * pairs + 3 * len(trips)
+                if trips:
+                    shown += trips
+        if table:  # full mode: _check_cards proves these and more
+            assert total == s["size"], "cards are not conserved"
+            outside = pub["outside"]
+            if shown or outside:
+                copies = _COPIES[pub["with_jokers"]]
+                for v in set(shown).union(outside):
+                    assert outside.count(v) + 3 * shown.count(v) <= copies[v], \
+                        f"too many {v}s on the table"
         assert s["ins"] == ins, "the list of players still in is stale"
         if s["over"] is None:
             assert len(ins) >= 2, "one player left but the game goes on"
-            if s["step"]["t"] in ("action", "target", "give_card", "take_pick", "clear_with"):
+            if s["step"]["t"] in _ACTING_STEPS:
                 assert pub["players"][s["active"]]["in"], "an eliminated player is acting"
         else:
             assert s["over"]["winners"] == ins or (not ins and s["over"]["why"] == "all out")
@@ -994,38 +1064,41 @@ class Lockdown(Game):
     def _check_cards(self) -> None:
         """Full mode: the ledger says what the cards say, and every card is somewhere once."""
         c, pub = self.s["cards"], self.s["pub"]
-        value_of = cards.VALUE_OF
-        assert len(c["deck"]) == pub["deck"], "deck size differs from the cards"
-        every = c["deck"] + c["outside"]
-        keys = []  # 16 * player + rank of each lockable mobile card and locked set: all differ
-        hands, all_pairs, all_trips, blocked, new = (c["hands"], c["pairs"], c["trips"],
-                                                     c["blocked"], c["new"])
-        for p, pl in enumerate(pub["players"]):
-            hand, pairs, trips = hands[p], all_pairs[p], all_trips[p]
-            assert len(hand) == pl["mobile"] and len(pairs) == pl["pairs"], \
-                f"player {p}: the ledger's counts differ from the cards"
-            every += hand
-            b, n, rb, rn = blocked[p], new[p], pl["blocked"], pl["new"]
-            assert rb[0] <= len(b) <= rb[1] and rn[0] <= len(n) <= rn[1], \
-                f"player {p}: just-received cards outside the public range"
+        deck, outside = c["deck"], c["outside"]
+        assert len(deck) == pub["deck"], "deck size differs from the cards"
+        every = deck + outside
+        p = -1
+        for (_, m, npairs, shown, rb, rn, _), hand, pairs, trips, b, n in zip(
+                map(_LEDGER_ROW, pub["players"]), c["hands"], c["pairs"], c["trips"], c["blocked"],
+                c["new"]):
+            p += 1
+            assert (len(hand) == m and len(pairs) == npairs
+                    and rb[0] <= len(b) <= rb[1] and rn[0] <= len(n) <= rn[1]), \
+                f"player {p}: the ledger's counts or just-received range differ from the cards"
             if b or n:
-                assert all(x in hand for x in b + n), f"player {p}: a just-received card not in hand"
-            base = 16 * p
-            keys += [base + (x >> 2) for x in hand if 4 <= x < 52]
+                assert set(hand).issuperset(b + n), f"player {p}: a just-received card not in hand"
+            if not (hand or pairs or trips or shown):
+                continue  # an empty seat: nothing more to prove
+            every += hand
+            # The rank of each lockable mobile card and locked set: all must differ.
+            keys = list(map(_LOCK_KEY.__getitem__, hand))
             for x, y in pairs:
                 assert x >> 2 == y >> 2 and 4 <= x < 52, f"player {p}: a pair that is no pair"
-                keys.append(base + (x >> 2))
+                keys.append(x >> 2)
                 every += (x, y)
-            if trips or pl["trips"]:
-                assert [value_of[t[0]] for t in trips] == pl["trips"], f"player {p}: triplets differ"
+            if trips or shown:
+                assert [_VALUE_OF[t[0]] for t in trips] == shown, f"player {p}: triplets differ"
                 for x, y, z in trips:
                     assert x >> 2 == y >> 2 == z >> 2, f"player {p}: a triplet that is no triplet"
-                    keys.append(base + (x >> 2))
+                    keys.append(x >> 2)
                     every += (x, y, z)
-        assert len(set(keys)) == len(keys), "a hand holds cards that should have locked"
+            assert len(set(keys)) == len(keys), \
+                f"player {p}: a hand holds cards that should have locked (or a card twice)"
         every.sort()
         assert every == _DECKS[pub["with_jokers"]], "cards lost or duplicated"
-        assert sorted(value_of[x] for x in c["outside"]) == sorted(pub["outside"]), "outside differs"
+        if outside or pub["outside"]:
+            assert sorted(map(_VALUE_OF.__getitem__, outside)) == sorted(pub["outside"]), \
+                "outside differs"
 
     # ------------------------------------------------------------------ bots
 
@@ -1040,12 +1113,12 @@ class Lockdown(Game):
         st = self.s["step"]
         t = st["t"]
         if t == "next":
-            return Input(CHOICE, str(rng.choice(self._next_choices(st["p"]))), prompt.player)
+            return _choice(str(rng.choice(self._next_choices(st["p"]))), prompt.player)
         if t in ("action", "target", "give_card") and self.full:
             key = self._killer_move(t, st, rng)
             if key is not None and self._problem(key) is None:
-                return Input(CHOICE, key, prompt.player)
-        legal = [o.key for o in prompt.options if self._problem(o.key) is None]
+                return _choice(key, prompt.player)
+        legal = self._legal_keys(prompt, st, t)
         if not legal:
             return None
         if t == "action":
@@ -1056,8 +1129,25 @@ class Lockdown(Game):
         elif t == "target" and st["a"] != "take":
             weights = [1 + 4 * len(self._pl(int(k))["trips"]) + self._pl(int(k))["pairs"] for k in legal]
         else:
-            return Input(CHOICE, rng.choice(legal), prompt.player)
-        return Input(CHOICE, rng.choices(legal, weights)[0], prompt.player)
+            return _choice(rng.choice(legal), prompt.player)
+        return _choice(rng.choices(legal, weights)[0], prompt.player)
+
+    def _legal_keys(self, prompt: Prompt, st: dict, t: str) -> list[str]:
+        """The options allowed now (each answer kept for _apply, see _problem)."""
+        if t not in ("report_value", "force_value"):
+            return [o.key for o in prompt.options if self._problem(o.key) is None]
+        # 12 to 14 values to check: count what the table shows once, not once a value.
+        counts = ledger.table_counts(self.s["pub"], but=st["p"] if t == "report_value" else None)
+        check = self._value_problem if t == "report_value" else self._force_value_problem
+        if self._memo[0] is not st:
+            self._memo = (st, {})
+        known = self._memo[1]
+        legal = []
+        for o in prompt.options:
+            why = known[o.key] = check(st, o.key, counts.get(o.key, 0))
+            if why is None:
+                legal.append(o.key)
+        return legal
 
     def _killer_move(self, t: str, st: dict, rng) -> str | None:
         """Full-mode bots: the choice that hurts another player most, if one does."""
@@ -1076,23 +1166,34 @@ class Lockdown(Game):
         The bots peek at hidden cards: they are there to drive whole games through the
         rules, and peeking bots end them in half the turns of bots that only see their
         own hand."""
-        c = self.s["cards"]
-        if not c["deck"]:
+        s = self.s
+        deck = s["cards"]["deck"]
+        if not deck:
             return None
-        victim, held = self._most_hurt(cards.VALUE_OF[c["deck"][0]])
-        return victim if held else None
+        # Asked at a turn's action step and again at its target step, and no card moves in
+        # between (every action step starts a new turn): work it out once a turn.
+        key = (s["turns"], s["active"], len(deck), deck[0])
+        memo = self._victim_memo
+        if memo[0] is s and memo[1] == key:
+            return memo[2]
+        victim, held = self._most_hurt(_VALUE_OF[deck[0]])
+        victim = victim if held else None
+        self._victim_memo = (s, key, victim)
+        return victim
 
     def _most_hurt(self, v: str) -> tuple[int | None, int]:
         """(player, how many ``v`` they hold): another player holding the most cards of ``v``."""
-        c, me, value_of = self.s["cards"], self.s["active"], cards.VALUE_OF
-        players = self.s["pub"]["players"]
+        s = self.s
+        c, me, players = s["cards"], s["active"], s["pub"]["players"]
+        hands, all_pairs = c["hands"], c["pairs"]
+        is_v = _CARDS_OF_VALUE[v].__contains__
         best, victim = 0, None
-        for i in self._ins():
+        for i in s["ins"]:
             if i != me:
-                n = [value_of[x] for x in c["hands"][i]].count(v)
+                n = sum(map(is_v, hands[i]))
                 if v in players[i]["trips"]:
                     n += 3
-                elif c["pairs"][i] and v in [value_of[x[0]] for x in c["pairs"][i]]:
+                elif any(is_v(x[0]) for x in all_pairs[i]):
                     n += 2
                 if n > best:
                     best, victim = n, i
@@ -1100,12 +1201,16 @@ class Lockdown(Game):
 
     def _fourth_card_gift(self) -> tuple[int, int] | None:
         """(card, player): a card the active player may give that completes a triplet."""
-        me, c = self.s["active"], self.s["cards"]
-        showing = {v: i for i in self._ins() if i != me for v in self._pl(i)["trips"]}
+        s = self.s
+        me, c, players = s["active"], s["cards"], s["pub"]["players"]
+        if not any(map(_TRIPS_OF, players)):
+            return None  # no triplet shows (the common case): no fourth card to give
+        showing = {v: i for i in s["ins"] if i != me for v in players[i]["trips"]}
         if showing:
+            blocked = c["blocked"][me]
             for card in c["hands"][me]:
-                v = cards.VALUE_OF[card]
-                if v in showing and card not in c["blocked"][me]:
+                v = _VALUE_OF[card]
+                if v in showing and card not in blocked:
                     return card, showing[v]
         return None
 

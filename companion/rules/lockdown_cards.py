@@ -74,14 +74,17 @@ def lock_steps(mobile: list[int], pair_values: list[str], triplet_values: list[s
     and ``("triplet", v)`` steps in rank order; a triplet made of three new cards is a pair
     step then a triplet step, exactly as a table would report it.
     """
-    new_values = sorted({RANK_OF[c] for c in got if 1 <= RANK_OF[c] <= 12})
-    if not new_values:
-        return []
-    held = {}
-    for c in mobile:
-        r = RANK_OF[c]
-        if r in new_values:
-            held[r] = held.get(r, 0) + 1
+    if len(got) == 1:  # the common case (a draw, give, take or force), without the sort
+        r = RANK_OF[got[0]]
+        if not 1 <= r <= 12:
+            return []
+        new_values: list[int] | tuple[int] = (r,)
+    else:
+        new_values = sorted({RANK_OF[c] for c in got if 1 <= RANK_OF[c] <= 12})
+        if not new_values:
+            return []
+    ranks = list(map(RANK_OF.__getitem__, mobile))
+    held = {r: ranks.count(r) for r in new_values}
     for r in new_values:
         v = RANKS[r]
         if held[r] + 2 * (v in pair_values) + 3 * (v in triplet_values) >= 4:

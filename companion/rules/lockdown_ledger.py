@@ -107,13 +107,14 @@ def on_table(pub: dict, v: str, but: int | None = None) -> int:
     return n
 
 
-def table_counts(pub: dict) -> dict:
-    """Cards of each value the table can see (triplets and Outside the Game)."""
+def table_counts(pub: dict, but: int | None = None) -> dict:
+    """Cards of each value the table can see (triplets and Outside the Game), but player
+    ``but``'s: ``on_table`` for every value at once."""
     n: dict = {}
     for v in pub["outside"]:
         n[v] = n.get(v, 0) + 1
-    for pl in pub["players"]:
-        if pl["in"]:
+    for i, pl in enumerate(pub["players"]):
+        if pl["in"] and i != but:
             for v in pl["trips"]:
                 n[v] = n.get(v, 0) + 3
     return n
@@ -124,8 +125,3 @@ def clear_cards_left(pub: dict) -> dict:
     jokers = pub["with_jokers"]
     return {"jokers": copies(JOKER, jokers) - pub["outside"].count(JOKER),
             "aces": copies(ACE, jokers) - pub["outside"].count(ACE)}
-
-
-def total_cards(pub: dict) -> int:
-    """Every card, wherever it is: must always equal the deck's size at the start."""
-    return pub["deck"] + len(pub["outside"]) + sum(held(pl) for pl in pub["players"] if pl["in"])
