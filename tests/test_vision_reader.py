@@ -183,3 +183,54 @@ def test_calibrated_tray_region_ignores_dice_outside_it():
     tray = [0.0, 0.0, 0.5, 1.0] if x1 < w / 2 else [0.5, 0.0, 0.5, 1.0]
     reading = read_dice(frame, Calibration(tray=tray))
     assert [d.value for d in reading.dice] == [3]
+
+
+# --- coloured and two-tone dice (the dev photos' marbled dice) --------------------------------
+
+_FACE = {3: [(.25, .25), (.5, .5), (.75, .75)], 4: [(.25, .25), (.75, .25), (.25, .75), (.75, .75)],
+         5: [(.25, .25), (.75, .25), (.25, .75), (.75, .75), (.5, .5)],
+         6: [(.25, .25), (.75, .25), (.25, .75), (.75, .75), (.25, .5), (.75, .5)]}
+
+
+def _two_tone_die(pips, glare=None):
+    """A 640x480 frame with one die, half black and half blue, with red pips (``pips`` as
+    fractions of the face); ``glare``: a white spot drawn over the face at that fraction."""
+    import cv2
+    img = np.full((480, 640, 3), (200, 205, 210), np.uint8)
+    x0, y0, s = 280, 200, 64
+    cv2.rectangle(img, (x0, y0), (x0 + s, y0 + s), (150, 90, 30), -1)
+    cv2.fillPoly(img, [np.array([[x0, y0], [x0 + s, y0], [x0, y0 + s]], np.int32)], (35, 35, 35))
+    for fx, fy in pips:
+        cv2.circle(img, (int(x0 + fx * s), int(y0 + fy * s)), 6, (40, 40, 210), -1, cv2.LINE_AA)
+    if glare is not None:
+        cv2.circle(img, (int(x0 + glare[0] * s), int(y0 + glare[1] * s)), 7, (250, 250, 250), -1)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+def test_a_red_pip_seen_as_light_and_as_dark_counts_once():
+    # A red pip is lighter than a blue die in the red channel and darker in the others:
+    # found twice, it would turn a 2 into a 3.
+    import cv2
+
+    from companion.vision.pips import find_pips
+    img = np.full((120, 160, 3), (170, 175, 180), np.uint8)
+    cv2.rectangle(img, (40, 30), (100, 90), (150, 90, 40), -1)
+    for c in [(55, 45), (85, 75)]:
+        cv2.circle(img, c, 5, (40, 40, 210), -1)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    for k in (11, 15, 21):
+        pips = find_pips(img, k)
+        assert sorted((round(p.x), round(p.y)) for p in pips) == [(55, 45), (85, 75)]
+
+
+@pytest.mark.parametrize("value", [3, 4, 5, 6])
+def test_two_tone_die_is_read_though_its_body_colour_changes_between_pips(value):
+    reading = read_dice(_two_tone_die(_FACE[value]))
+    assert reading.values == [value]
+
+
+def test_two_tone_die_with_glare_over_a_pip_is_not_read_short():
+    # The centre pip of a 5 under a glint: the face shows four pips but must not read as 4.
+    reading = read_dice(_two_tone_die(_FACE[4], glare=(0.5, 0.5)))
+    assert 4 not in reading.values
+    assert reading.uncertain

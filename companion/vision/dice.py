@@ -10,7 +10,10 @@ In each pass:
 3. each face is checked against the six standard layouts, and against its die body (the
    region of the body colour around it): the body must be die-sized for its pips, hold no
    other pips, and be centred on the face;
-4. anything that fails is reported as ``Uncertain`` with the reason; it never becomes a value.
+4. where a face stays uncertain because its pips would not link (marbled or two-tone
+   plastic breaks the body colour between them), the pips inside the die's outline in the
+   foreground mask get a second look, under the same layout and body checks;
+5. anything that fails is reported as ``Uncertain`` with the reason; it never becomes a value.
 
 Finally, die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
 a blank or logo face) are reported as uncertain too.
@@ -22,6 +25,7 @@ The frame is scaled down internally for large photos; positions are in the calle
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -48,19 +52,20 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     offset = (0, 0)
     if cal.tray is not None:
         img, offset = _crop(img, cal.tray)
-    tray = background(img)   # the tray without dice, shared by every step below
+    # The tray without dice, the colour images and the foreground, shared by every step below.
+    colours = _colours(img)
     if cal.die_size:
         # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die).
         ref = max(cal.frame_size) if cal.frame_size else max(frame.shape[:2])
         die = cal.die_size * max(frame.shape[:2]) / ref * scale
-        reading, _ = _read(img, _kernel_for_pip(die / 11), _colours(img, tray))
+        reading, _ = _read(img, _kernel_for_pip(die / 11), colours)
     else:
-        reading = _read_adapting(img, tray)
-    reading = _flag_unread_shapes(img, reading or DiceReading(), tray)
+        reading = _read_adapting(img, colours)
+    reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
     return _rescale(reading, 1.0 / scale, offset, pre=True)
 
 
-def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, tray: np.ndarray) -> DiceReading:
+def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray) -> DiceReading:
     """Add an uncertain spot for every die-shaped thing that was not read: a blurred die,
     a blank or logo face, a die whose pips are hidden by glare."""
     h, w = img.shape[:2]
@@ -69,7 +74,6 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, tray: np.ndarray)
         lo, hi = 0.6 * side, 1.6 * side
     else:
         lo, hi = min(h, w) / 30, min(h, w) / 5
-    mask = foreground_mask(img, bg=tray)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     spots = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
     for c in contours:
@@ -122,14 +126,14 @@ def _kernel_for_pip(radius: float) -> int:
     return max(7, round(3.6 * radius)) | 1
 
 
-def _read_adapting(img: np.ndarray, tray: np.ndarray | None = None) -> DiceReading | None:
+def _read_adapting(img: np.ndarray, colours: FrameColours | None = None) -> DiceReading | None:
     """Read with a coarse pip filter first, then again with one fitted to the pips found.
 
     The die size is not known in advance, so the first pass uses a filter wide enough for
     big pips; the pips of the faces it reads tell the real pip size. The two passes are
     merged die by die (``_merge``): where they disagree the die is uncertain.
     """
-    colours = _colours(img, tray)
+    colours = colours or _colours(img)
     k0 = _pip_kernel(img)
     best, radii = _read(img, k0, colours)
     if radii:
@@ -172,21 +176,29 @@ def _merge(a: DiceReading | None, b: DiceReading | None) -> DiceReading | None:
     return _no_overlaps(out)
 
 
-def _colours(img: np.ndarray, tray: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The frame and its tray background in the colour space the face checks use."""
-    return colour_space(cv2.GaussianBlur(img, (3, 3), 0)), colour_space(
-        background(img) if tray is None else tray)
+class FrameColours(NamedTuple):
+    """What every pass over one frame shares: the frame and its tray background in the
+    colour space the face checks use, and the foreground mask (things off the tray)."""
+    frame: np.ndarray
+    tray: np.ndarray
+    fg: np.ndarray
+
+
+def _colours(img: np.ndarray) -> FrameColours:
+    tray = background(img)
+    return FrameColours(colour_space(cv2.GaussianBlur(img, (3, 3), 0)), colour_space(tray),
+                        foreground_mask(img, bg=tray))
 
 
 def _read(img: np.ndarray, kernel: int,
-          colours: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[DiceReading | None, list[float]]:
+          colours: FrameColours | None = None) -> tuple[DiceReading | None, list[float]]:
     """One pass with pip filter size ``kernel``: the reading (None without any pip) and the
     pip radii of the dice read."""
     pips = find_pips(img, kernel)
     if not pips:
         return None, []
-    frame_colours, tray_colours = colours or _colours(img)
-    faces = FaceFinder(frame_colours, pips, tray_colours)
+    colours = colours or _colours(img)
+    faces = FaceFinder(colours.frame, pips, colours.tray, colours.fg)
     return faces.read(), faces.read_pip_radii
 
 
@@ -234,28 +246,35 @@ def _median_rows(a: np.ndarray) -> np.ndarray:
 class FaceFinder:
     """Links pips into faces and judges each face (one instance per frame)."""
 
-    def __init__(self, colours: np.ndarray, pips: list[Pip], bg: np.ndarray | None = None):
-        # ``colours``: the frame in colour_space; ``bg``: the tray without dice, likewise.
+    def __init__(self, colours: np.ndarray, pips: list[Pip], bg: np.ndarray | None = None,
+                 fg: np.ndarray | None = None):
+        # ``colours``: the frame in colour_space; ``bg``: the tray without dice, likewise;
+        # ``fg``: the foreground mask (what stands out from the tray), for ``_reread_blobs``.
         self.colours = colours
         self.bg = bg
+        self.fg = fg
         self.h, self.w = colours.shape[:2]
         self.pips = pips
-        self.xy = np.array([(p.x, p.y) for p in pips], np.float32)
+        self.xy = np.array([(p.x, p.y) for p in pips], np.float32).reshape(-1, 2)
         self.r = np.array([p.r for p in pips], np.float32)
-        self.rings = np.array([self._ring_colour(p) for p in pips], np.float32)
+        self.ratio = np.array([p.ratio for p in pips], np.float64)
         self.read_pip_radii: list[float] = []
-        self.pip_colours = self._sample(self.xy[:, 0], self.xy[:, 1]) if pips else np.zeros((0, 3))
+        self.pip_colours = self._sample(self.xy[:, 0], self.xy[:, 1])
+        # The body colour around each pip: the median of 12 samples on a ring just outside
+        # it, all pips sampled in one batch.
+        a = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+        px = np.array([p.x for p in pips], np.float64)[:, None]
+        py = np.array([p.y for p in pips], np.float64)[:, None]
+        rad = 1.9 * np.array([p.r for p in pips], np.float64)[:, None] + 1.0
+        ring = self._sample(px + rad * np.cos(a), py + rad * np.sin(a))
+        self.rings = np.sort(ring, axis=1)[:, 6].reshape(-1, 3)
 
     # -- sampling -------------------------------------------------------------------
     def _sample(self, xs, ys) -> np.ndarray:
-        xi = np.clip(np.round(xs).astype(int), 0, self.w - 1)
-        yi = np.clip(np.round(ys).astype(int), 0, self.h - 1)
+        """Colours at points ``xs, ys`` (any shape; nearest pixel, clamped to the frame)."""
+        xi = np.minimum(np.maximum(np.rint(xs).astype(np.intp), 0), self.w - 1)
+        yi = np.minimum(np.maximum(np.rint(ys).astype(np.intp), 0), self.h - 1)
         return self.colours[yi, xi].astype(np.float32)
-
-    def _ring_colour(self, p: Pip) -> np.ndarray:
-        a = np.linspace(0, 2 * math.pi, 12, endpoint=False)
-        rad = 1.9 * p.r + 1.0
-        return _median_rows(self._sample(p.x + rad * np.cos(a), p.y + rad * np.sin(a)))
 
     def _tolerance(self, body: np.ndarray, x: float, y: float) -> float:
         """How far a colour may stray from ``body`` and still be that die: at most half the
@@ -265,37 +284,51 @@ class FaceFinder:
         tray = self.bg[min(self.h - 1, max(0, int(y))), min(self.w - 1, max(0, int(x)))].astype(np.float32)
         return float(np.clip(0.5 * np.linalg.norm(body - tray), 12.0, BODY_TOLERANCE))
 
-    def _joined(self, i: int, j: int) -> bool:
-        """True when pips i and j lie on one face: same body colour all the way between."""
+    def _pair_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The cheap tests of ``_joined`` for every pair at once: (candidate matrix, body
+        colour tolerance per pair, distance per pair)."""
+        n = len(self.pips)
+        diff = self.xy[:, None, :].astype(np.float64) - self.xy[None, :, :]
+        d = np.sqrt((diff ** 2).sum(axis=2))
+        rmax = np.maximum(self.r[:, None], self.r[None, :]).astype(np.float64)
+        rmin = np.minimum(self.r[:, None], self.r[None, :]).astype(np.float64)
+        pc = self.pip_colours[:, None, :] - self.pip_colours[None, :, :]
+        rg = self.rings[:, None, :] - self.rings[None, :, :]
+        side_ok = self.ratio >= SIDE_FACE_RATIO
+        cand = (np.triu(np.ones((n, n), bool), 1) & side_ok[:, None] & side_ok[None, :]
+                # side-face pips never join a face: they would inflate the count
+                & (np.sqrt((pc ** 2).sum(axis=2)) <= BODY_TOLERANCE)
+                # the pips of one face share a colour (a red pip may stand out as light in
+                # one channel and dark in another, so their colour is compared, not polarity)
+                & (rmax <= 1.6 * rmin) & (d >= 2.0 * rmax) & (d <= 11.0 * rmax))
+        tol = np.full((n, n), BODY_TOLERANCE, np.float32)
+        ii, jj = np.nonzero(cand)
+        if ii.size and self.bg is not None:
+            body = (self.rings[ii] + self.rings[jj]) / 2
+            mid = (self.xy[ii] + self.xy[jj]) / 2
+            tray = self.bg[np.clip(mid[:, 1].astype(int), 0, self.h - 1),
+                           np.clip(mid[:, 0].astype(int), 0, self.w - 1)].astype(np.float32)
+            tol[ii, jj] = np.clip(0.5 * np.sqrt(((body - tray) ** 2).sum(axis=1)), 12.0, BODY_TOLERANCE)
+        cand &= np.sqrt((rg ** 2).sum(axis=2)) <= tol
+        return cand, tol, d
+
+    def _joined(self, i: int, j: int, tol: float, d: float) -> bool:
+        """True when pips i and j (which passed ``_pair_candidates``) lie on one face: the
+        same body colour all the way between them."""
         pi, pj = self.pips[i], self.pips[j]
-        if min(pi.ratio, pj.ratio) < SIDE_FACE_RATIO:
-            return False   # side-face pips never join a face: they would inflate the count
-        # The pips of one face share a colour (a red pip may stand out as light in one
-        # channel and dark in another, so their colour is compared, not the polarity).
-        if np.linalg.norm(self.pip_colours[i] - self.pip_colours[j]) > BODY_TOLERANCE:
-            return False
-        if max(pi.r, pj.r) > 1.6 * min(pi.r, pj.r):
-            return False
-        d = float(np.hypot(pi.x - pj.x, pi.y - pj.y))
-        rr = max(pi.r, pj.r)
-        if d < 2.0 * rr or d > 11.0 * rr:
-            return False
         body = (self.rings[i] + self.rings[j]) / 2
-        tol = self._tolerance(body, (pi.x + pj.x) / 2, (pi.y + pj.y) / 2)
-        if np.linalg.norm(self.rings[i] - self.rings[j]) > tol:
-            return False
         # Dense samples (1 px apart): the seam between two touching dice is thin.
         t = np.linspace(0, 1, max(8, int(d)))
         xs, ys = pi.x + t * (pj.x - pi.x), pi.y + t * (pj.y - pi.y)
         # Leave out the pips themselves (the two ends and any pip lying on the line).
-        near = np.linalg.norm(self.xy[:, None, :] - np.stack([xs, ys], 1)[None], axis=2)
-        keep = ~(near < 1.5 * self.r[:, None]).any(axis=0)
+        near2 = (self.xy[:, 0, None] - xs) ** 2 + (self.xy[:, 1, None] - ys) ** 2
+        keep = ~(near2 < (1.5 * self.r[:, None]) ** 2).any(axis=0)
         if keep.sum() < 3:
             return True
         cols = self._sample(xs[keep], ys[keep])
-        dist = np.linalg.norm(cols - body, axis=1)
-        off = int((dist >= tol).sum())
-        return off <= max(1, int(0.05 * dist.size))
+        dist2 = ((cols - body) ** 2).sum(axis=1)
+        off = int((dist2 >= tol * tol).sum())
+        return off <= max(1, int(0.05 * dist2.size))
 
     # -- grouping ----------------------------------------------------------------------
     def groups(self) -> list[list[int]]:
@@ -308,11 +341,10 @@ class FaceFinder:
                 a = parent[a]
             return a
 
-        for i in range(n):
-            d = np.hypot(*(self.xy - self.xy[i]).T)
-            for j in np.nonzero((d < 11.0 * np.maximum(self.r, self.r[i])) & (np.arange(n) > i))[0]:
-                if find(i) != find(j) and self._joined(i, int(j)):
-                    parent[find(i)] = find(int(j))
+        cand, tol, dist = self._pair_candidates()
+        for i, j in zip(*(k.tolist() for k in np.nonzero(cand))):
+            if find(i) != find(j) and self._joined(i, j, float(tol[i, j]), float(dist[i, j])):
+                parent[find(i)] = find(j)
         out: dict[int, list[int]] = {}
         for i in range(n):
             out.setdefault(find(i), []).append(i)
@@ -329,9 +361,13 @@ class FaceFinder:
         x0, y0 = max(0, int(c[0]) - half), max(0, int(c[1]) - half)
         x1, y1 = min(self.w, int(c[0]) + half + 1), min(self.h, int(c[1]) + half + 1)
         body = _median_rows(self.rings[idx])
-        win = self.colours[y0:y1, x0:x1].astype(np.float32)
         tol = self._tolerance(body, float(c[0]), float(c[1]))
-        mask = (np.linalg.norm(win - body, axis=2) < tol).astype(np.uint8)
+        # Colour distance to the body in OpenCV calls (body colours are pixel values, so the
+        # uint8 difference is exact).
+        diff = cv2.absdiff(self.colours[y0:y1, x0:x1], tuple(float(v) for v in body) + (0.0,))
+        diff = diff.astype(np.float32)
+        dist2 = cv2.transform(cv2.multiply(diff, diff), np.float32([[1.0, 1.0, 1.0]]))
+        mask = (dist2 < tol * tol).view(np.uint8)
         for i in idx:   # the pips themselves belong to the body
             cv2.circle(mask, (int(round(self.xy[i][0] - x0)), int(round(self.xy[i][1] - y0))),
                        int(math.ceil(self.r[i] * 1.6)), 1, -1)
@@ -343,12 +379,12 @@ class FaceFinder:
             return None
         comp = (labels == np.bincount(lab_at).argmax()).astype(np.uint8)
         comp = cv2.morphologyEx(comp, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        ys, xs = np.nonzero(comp)
+        bx, by, bw, bh = cv2.boundingRect(comp)
         # A die body may touch one side of the window (a side face seen at a slant, a
         # neighbour of the same colour); a plain surface runs out of it on several sides.
-        touching = int(xs.min() == 0 and x0 > 0) + int(ys.min() == 0 and y0 > 0) + \
-            int(xs.max() == x1 - x0 - 1 and x1 < self.w) + int(ys.max() == y1 - y0 - 1 and y1 < self.h)
-        bounded = touching <= 1 and xs.size < 0.6 * comp.size
+        touching = int(bx == 0 and x0 > 0) + int(by == 0 and y0 > 0) + \
+            int(bx + bw == x1 - x0 and x1 < self.w) + int(by + bh == y1 - y0 and y1 < self.h)
+        bounded = touching <= 1 and cv2.countNonZero(comp) < 0.6 * comp.size
         return comp, x0, y0, bounded
 
     def _plain_around(self, i: int, side: float) -> bool:
@@ -365,6 +401,15 @@ class FaceFinder:
         off_body = np.linalg.norm(cols - body, axis=1) >= tol
         pip_like = np.linalg.norm(cols - self.pip_colours[i], axis=1) < np.linalg.norm(cols - body, axis=1)
         return float(off_body.mean()) <= 0.4 and float(pip_like.mean()) <= 0.05
+
+    def _pip_alike_nearby(self, i: int) -> bool:
+        """True when a round pip of pip ``i``'s colour and size lies within 6.5 of its radii
+        (closer than any pip of a neighbouring die can be to the centre pip of a 1)."""
+        near = np.hypot(self.xy[:, 0] - self.xy[i, 0], self.xy[:, 1] - self.xy[i, 1]) < 6.5 * self.r[i]
+        near &= (self.ratio >= SIDE_FACE_RATIO) & (self.r >= 0.75 * self.r[i]) & (self.r <= 1.33 * self.r[i])
+        near &= np.sqrt(((self.pip_colours - self.pip_colours[i]) ** 2).sum(axis=1)) <= 0.6 * BODY_TOLERANCE
+        near[i] = False
+        return bool(near.any())
 
     def blur_radius(self, idx: list[int]) -> float:
         """Roughly how blurred the pips ``idx`` are, in px (the Gaussian sigma that would give
@@ -395,23 +440,119 @@ class FaceFinder:
         contrast = float(np.linalg.norm(pip_col - body))
         r = float(self.r[idx].mean()) * 0.35
         a = np.linspace(0, 2 * math.pi, 6, endpoint=False)
-        for sx, sy in spots:
-            cols = self._sample(np.r_[sx, sx + r * np.cos(a)], np.r_[sy, sy + r * np.sin(a)])
-            col = _median_rows(cols)
-            # A spot nearer the pips' colour than the body's, or far from the body colour, may
-            # be a pip we failed to find.
-            # (A blurred pip is only part of the way from the body colour to the pips'.)
-            if np.linalg.norm(col - body) > max(0.5 * contrast, 0.5 * tol) or \
-                    np.linalg.norm(col - body) > 2 * tol:
-                return False
-        return True
+        # Each spot: its centre and six points around it, all spots sampled in one batch.
+        dx, dy = np.r_[0.0, r * np.cos(a)], np.r_[0.0, r * np.sin(a)]
+        cols = self._sample(spots[:, :1] + dx, spots[:, 1:] + dy)
+        col = np.sort(cols, axis=1)[:, 3]
+        # The body colours seen around the face's own pips: a two-tone or marbled die has
+        # more than one, and an empty spot need only match one of them. (A glint or a hidden
+        # pip matches none: the rings are medians, which ignore a pip's own small glints.)
+        seen = self.rings[idx]
+        # (Only rings well away from the pips' colour: glare or a pip's halo in a ring must
+        # not make a missed pip look like body.)
+        seen = np.vstack([body[None], seen[np.sqrt(((seen - pip_col) ** 2).sum(axis=1)) > 0.75 * contrast]])
+        off = np.sqrt(((col[:, None, :] - seen[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+        # Whatever body colour it matches, a spot nearer the pips' colour may be a pip.
+        off = np.where(np.sqrt(((col - pip_col) ** 2).sum(axis=1)) < off, np.inf, off)
+        # A spot nearer the pips' colour than the body's, or far from the body colour, may
+        # be a pip we failed to find.
+        # (A blurred pip is only part of the way from the body colour to the pips'.)
+        return not bool(((off > max(0.5 * contrast, 0.5 * tol)) | (off > 2 * tol)).any())
 
     # -- judging ------------------------------------------------------------------------
     def read(self) -> DiceReading:
         reading = DiceReading()
         for idx in self.groups():
             self._judge(idx, reading)
+        if self.fg is not None and reading.uncertain:
+            self._reread_blobs(reading)
         return _no_overlaps(reading)
+
+    # -- a second look at unread dice, from the die's outline -------------------------------
+    def _reread_blobs(self, reading: DiceReading) -> None:
+        """Second chance for faces left uncertain because their pips would not link (marbled
+        or glossy plastic breaks the body colour between pips): where the uncertain spot lies
+        on a lone die-shaped blob of the foreground, read the pips inside that outline.
+
+        Every check of a face still applies (the layout, pips alike, the face centred on a
+        die-sized body, no pip where the layout has none); a blob that fails stays uncertain.
+        """
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(self.fg, connectivity=4)
+        if n <= 1 or not len(self.pips):
+            return
+        xi = np.clip(self.xy[:, 0].astype(int), 0, self.w - 1)
+        yi = np.clip(self.xy[:, 1].astype(int), 0, self.h - 1)
+        pip_blob = labels[yi, xi]
+
+        def blob_at(x: float, y: float) -> int:
+            return int(labels[min(self.h - 1, max(0, int(y))), min(self.w - 1, max(0, int(x)))])
+
+        has_die = {blob_at(d.x, d.y) for d in reading.dice}
+        read: dict[int, Die | None] = {}
+        keep: list[Uncertain] = []
+        for u in reading.uncertain:
+            lab = blob_at(u.x, u.y)
+            if lab == 0 or lab in has_die:
+                keep.append(u)
+                continue
+            if lab not in read:
+                read[lab] = self._read_blob(lab, labels, stats[lab], pip_blob, reading)
+            if read[lab] is None:
+                keep.append(u)
+        reading.uncertain[:] = keep
+        reading.dice += [d for d in read.values() if d is not None]
+
+    def _read_blob(self, lab: int, labels: np.ndarray, stat: np.ndarray, pip_blob: np.ndarray,
+                   reading: DiceReading) -> Die | None:
+        """The die on foreground blob ``lab`` read from the pips inside it, or None."""
+        x, y, bw, bh, area = (int(v) for v in stat)
+        if area < 64:
+            return None
+        mask = (labels[y:y + bh, x:x + bw] == lab).astype(np.uint8)
+        cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+        cx, cy = cx + x, cy + y
+        # One die, seen from above: a square outline that fills its rectangle (two touching
+        # dice make an oblong or a notched outline).
+        if max(rw, rh) > 1.4 * min(rw, rh) or area < 0.75 * rw * rh:
+            return None
+        side = math.sqrt(rw * rh)
+        cand = np.nonzero((pip_blob == lab) & (self.ratio >= SIDE_FACE_RATIO))[0]
+        if len(cand) < 2:
+            return None
+        # The face's pips: the largest set alike in colour and size (glints, specks and
+        # marbling differ from the pips in one or the other).
+        best: np.ndarray | None = None
+        for s in cand:
+            alike = cand[(np.sqrt(((self.pip_colours[cand] - self.pip_colours[s]) ** 2).sum(axis=1))
+                          <= 0.6 * BODY_TOLERANCE)
+                         & (self.r[cand] >= 0.75 * self.r[s]) & (self.r[cand] <= 1.33 * self.r[s])]
+            if best is None or len(alike) > len(best):
+                best = alike
+        idx = best.tolist()
+        if not 2 <= len(idx) <= 6 or float(self.r[idx].max()) > 1.45 * float(self.r[idx].min()):
+            return None
+        r = float(np.median(self.r[idx]))
+        pts = self.xy[idx].astype(np.float64)
+        value, quality, _ = layout_value(pts)
+        if value is None or not 4.0 * r < side < 20.0 * r:
+            return None
+        fx, fy = pts.mean(axis=0)
+        span = float(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(axis=2)).max())
+        if math.hypot(fx - cx, fy - cy) > 0.25 * side or not 0.35 * side < span < 1.0 * side:
+            return None   # not the top face of this die
+        # (The outline's angle is rougher than a body's: shadows and side faces join it.)
+        if value in (2, 3) and not _diagonal(pts, angle, tol_deg=30.0):
+            return None
+        body = _median_rows(self.rings[idx])
+        if float(np.linalg.norm(_median_rows(self.pip_colours[idx]) - body)) < MIN_PIP_CONTRAST:
+            return None
+        if self.blur_radius(idx) > BLUR_LIMIT * r or not self._empty_where_expected(idx, value):
+            return None
+        self.read_pip_radii.append(r)
+        reading.die_sizes.append(side)
+        # Read from the outline rather than the body colour: a little less sure.
+        return Die(value, float(fx), float(fy), round(0.5 + 0.4 * max(0.0, float(quality)), 3))
 
     def _judge(self, idx: list[int], reading: DiceReading) -> None:
         if len(idx) >= 3:
@@ -430,6 +571,10 @@ class FaceFinder:
             cols = self.pip_colours[idx]
             if float(np.linalg.norm(cols - _median_rows(cols), axis=1).max()) > 0.6 * BODY_TOLERANCE:
                 value, reason = None, "pips of different colours"
+            # ... and one size, even seen at a slant (the median above may sit between a
+            # face's pips and a smaller spot beside them).
+            if float(self.r[idx].max()) > 1.45 * float(self.r[idx].min()):
+                value, reason = None, "pips of different sizes"
         body = self._body(idx)
         r = float(self.r[idx].mean())
         if body is None:
@@ -468,20 +613,25 @@ class FaceFinder:
                 if math.hypot(bx - cx, by - cy) > 0.2 * side:
                     reading.uncertain.append(Uncertain(bx, by, "lone pip off the face centre"))
                     return
+                if self._pip_alike_nearby(idx[0]):
+                    # The centre pip of a 3 or 5 whose other pips did not link: on a 1 the
+                    # nearest pip alike is on another die, over 8 pip radii away.
+                    reading.uncertain.append(Uncertain(bx, by, "pips of one face not all linked"))
+                    return
             elif not die_like:
                 reading.uncertain.append(Uncertain(cx, cy, "pips not on a die-shaped body"))
                 return
             # Other round pips on the same body mean a face we did not link completely.
-            others = [k for k in range(len(self.pips)) if k not in idx
-                      and self.pips[k].ratio >= SIDE_FACE_RATIO
-                      and (np.linalg.norm(self.pip_colours[k] - self.pip_colours[idx[0]])
-                           <= BODY_TOLERANCE)
-                      # within the top face: side faces (inside the body too) carry pips of their own
-                      and math.hypot(self.xy[k][0] - cx, self.xy[k][1] - cy) < 0.45 * side
-                      and 0 <= int(self.xy[k][1]) - y0 < comp.shape[0]
-                      and 0 <= int(self.xy[k][0]) - x0 < comp.shape[1]
-                      and comp[int(self.xy[k][1]) - y0, int(self.xy[k][0]) - x0]]
-            if others:
+            others = self.ratio >= SIDE_FACE_RATIO
+            others[idx] = False
+            others &= np.sqrt(((self.pip_colours - self.pip_colours[idx[0]]) ** 2).sum(axis=1)) \
+                <= BODY_TOLERANCE
+            # within the top face: side faces (inside the body too) carry pips of their own
+            others &= np.hypot(self.xy[:, 0] - cx, self.xy[:, 1] - cy) < 0.45 * side
+            ox, oy = self.xy[:, 0].astype(int) - x0, self.xy[:, 1].astype(int) - y0
+            others &= (oy >= 0) & (oy < comp.shape[0]) & (ox >= 0) & (ox < comp.shape[1])
+            ks = np.nonzero(others)[0]
+            if comp[oy[ks], ox[ks]].any():
                 reading.uncertain.append(Uncertain(cx, cy, "pips of one face not all linked"))
                 return
             if value in (2, 3) and not _diagonal(pts, body_angle):

@@ -2,7 +2,8 @@
 
 Pips are found by local contrast in each colour channel (a morphological top-hat for light
 pips, a black-hat for dark ones), so black pips on white dice, white pips on red dice and
-yellow pips on green dice are all found without knowing the colours. ``layout_value``
+yellow pips on green dice are all found without knowing the colours (a pip found both
+as light and as dark is kept once). ``layout_value``
 checks that a group of pips forms one of the six standard faces, and ``empty_positions``
 says where such a face must have no pip (the grouping itself lives in ``dice.py``).
 """
@@ -34,13 +35,14 @@ class Pip:
 def contrast_maps(img: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel strongest light-spot and dark-spot contrast over the three colour channels."""
     # A square kernel: OpenCV runs it as two fast 1-D passes, and a pip fits in it as well.
+    # Top-hat and black-hat spelt out as erode/dilate of all three channels at once: the
+    # same result as morphologyEx per channel, in about half the time.
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    light = np.zeros(img.shape[:2], np.uint8)
-    dark = np.zeros(img.shape[:2], np.uint8)
-    for c in cv2.split(img):
-        np.maximum(light, cv2.morphologyEx(c, cv2.MORPH_TOPHAT, kernel), out=light)
-        np.maximum(dark, cv2.morphologyEx(c, cv2.MORPH_BLACKHAT, kernel), out=dark)
-    return light, dark
+    eroded, dilated = cv2.erode(img, kernel), cv2.dilate(img, kernel)
+    light = cv2.split(cv2.subtract(img, cv2.dilate(eroded, kernel)))
+    dark = cv2.split(cv2.subtract(cv2.erode(dilated, kernel), img))
+    return (cv2.max(cv2.max(light[0], light[1]), light[2]),
+            cv2.max(cv2.max(dark[0], dark[1]), dark[2]))
 
 
 def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) -> list[Pip]:
@@ -61,7 +63,8 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) ->
         # One seed per patch of touching maxima: a flat top or a ridge (a die edge) is one
         # candidate, not hundreds.
         _, patches = cv2.connectedComponents(maxima.astype(np.uint8), connectivity=8)
-        ys, xs = np.nonzero(maxima)
+        # (flatnonzero: several times faster than a 2-D nonzero; same raster order)
+        ys, xs = np.divmod(np.flatnonzero(maxima), w)
         _, first = np.unique(patches[ys, xs], return_index=True)
         ys, xs = ys[first], xs[first]
         order = np.argsort(-smooth[ys, xs], kind="stable")
@@ -74,27 +77,53 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) ->
             top = int(smooth[y, x])
             # Cut the blob at a rising share of its peak until it comes out as a round spot:
             # a pip next to a dark die edge separates from it at a higher cut.
-            for cut_at in CUTS:
-                cut = (win >= cut_at * top).astype(np.uint8)
-                _, blobs = cv2.connectedComponents(cut, connectivity=8)
-                sub = blobs == blobs[y - y0, x - x0]
-                pip = _spot(sub, x0, y0, min_area, max_area, float(top), is_dark)
-                if pip is not None:
-                    pips.append(pip)
+            wh, ww = win.shape
+            level = 0
+            while True:
+                cut = (win >= CUTS[level] * top).view(np.uint8)
+                _, blobs, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=8)
+                label = blobs[y - y0, x - x0]
+                bx, by, bw, bh, area = stats[label].tolist()
+                if area < min_area and level < len(CUTS) - 1:
+                    # Higher cuts only shrink the blob: none of them can be a pip either.
+                    level = len(CUTS) - 1
+                    continue
+                sub = blobs[by:by + bh, bx:bx + bw] == label   # the blob, in its bounding box
+                # A blob that runs out of the window is a line or a region, not a spot.
+                if min_area <= area <= max_area and bx > 0 and by > 0 and bx + bw < ww and by + bh < wh:
+                    pip = _spot(sub, x0 + bx, y0 + by, area, float(top), is_dark)
+                    if pip is not None:
+                        pips.append(pip)
+                        break
+                level += 1
+                if level == len(CUTS):
                     break
-            taken[y0:y + half + 1, x0:x + half + 1] |= sub
-    return pips
+            taken[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw] |= sub
+    return _one_per_spot(pips)
 
 
-def _spot(sub: np.ndarray, x0: int, y0: int, min_area: float, max_area: float, contrast: float,
-          is_dark: bool):
-    """The Pip for blob mask ``sub`` (window at x0, y0), or None if it is not a round spot."""
-    area = int(sub.sum())
-    if area < min_area or area > max_area:
-        return None
-    if sub[0].any() or sub[-1].any() or sub[:, 0].any() or sub[:, -1].any():
-        return None   # runs out of the window: a line or a region, not a spot
-    m = cv2.moments(sub.astype(np.uint8), binaryImage=True)
+def _one_per_spot(pips: list[Pip]) -> list[Pip]:
+    """Drop a pip found twice: a coloured pip can stand out as light in one channel and as
+    dark in another, and two finds of one pip would count it twice (a 2 read as a 3). Of two
+    pips overlapping each other's centre, the one of stronger contrast stays."""
+    if len(pips) < 2:
+        return pips
+    xy = np.array([(p.x, p.y) for p in pips])
+    r = np.array([p.r for p in pips])
+    d = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(axis=2))
+    overlap = d < np.maximum(r[:, None], r[None, :])
+    order = sorted(range(len(pips)), key=lambda i: -pips[i].contrast)
+    kept: list[int] = []
+    for i in order:
+        if not overlap[i, kept].any():
+            kept.append(i)
+    return [pips[i] for i in sorted(kept)]
+
+
+def _spot(sub: np.ndarray, x0: int, y0: int, area: int, contrast: float, is_dark: bool):
+    """The Pip for blob mask ``sub`` (its bounding box, at x0, y0, ``area`` pixels set), or
+    None if it is not a round spot."""
+    m = cv2.moments(sub.view(np.uint8), binaryImage=True)
     mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
     common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 ** 2))
     l1 = (mu20 + mu02) / 2 + common
