@@ -287,7 +287,14 @@ class PanelLeds(Leds):
         super().__init__(roles)
         self.link = link
         self.blink_ms = blink_ms
+        # The link's thread resends every state when the panel (re)connects; without the
+        # lock it could read a state just before set() records it and send the stale one last.
+        self._sync_lock = threading.RLock()
         link.on_sync(self._resend)
+
+    def set(self, role: str, state: str) -> None:
+        with self._sync_lock:
+            super().set(role, state)
 
     def _apply(self, role: str, state: str) -> None:
         self._send(role, state)
@@ -299,8 +306,9 @@ class PanelLeds(Leds):
             self.link.send(p.LED, bytes([names.index(role), p.LED_STATES.index(state), half]))
 
     def _resend(self) -> None:
-        for role, state in self.states.items():
-            self._send(role, state)
+        with self._sync_lock:
+            for role, state in self.states.items():
+                self._send(role, state)
 
 
 class PanelDisplay(Display):
