@@ -239,9 +239,9 @@ class Sneak(Game):
             # Most prompts depend only on the table, the step and one player: built once.
             who = (None if ph == HAT else len(s["cards"]) if ph == VOTES
                    else (s["hat"] + s["turns"]) % len(players))
-            cache = self.__dict__.get("_prompts")
+            cache = getattr(self, "_prompts", None)
             if cache is None:
-                cache = self.__dict__["_prompts"] = _table_prompts(players)
+                cache = self._prompts = _table_prompts(players)
             p = cache.get((ph, who))
             if p is None:
                 p = cache[(ph, who)] = _fixed_prompt(players, ph, who)
