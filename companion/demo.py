@@ -14,6 +14,7 @@ arguments resumes from its journal and ends with exactly the same journal and sc
 
 from __future__ import annotations
 
+import functools
 import sys
 import tempfile
 import time
@@ -214,6 +215,19 @@ class TableBots:
             self.press("ok")
 
 
+@functools.lru_cache(maxsize=1)
+def synthetic_coin_calibration():
+    """The rendered tray's coin, learnt as a user teaches the reader a real coin
+    (``companion coins calibrate``): from a few pictures of each face."""
+    from companion.vision.calibration import Calibration
+    from companion.vision.coins import calibrate_coins
+    from companion.vision.render import render_tray
+
+    heads = [render_tray([], ["heads", "heads"], seed=s) for s in range(3)]
+    tails = [render_tray([], ["tails", "tails"], seed=s + 10) for s in range(3)]
+    return Calibration(coin=calibrate_coins(heads, tails))
+
+
 def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, display=None,
                leds=None, paced: bool = False, clock=None, camera=None):
     """A Daemon on memory devices and a synthetic tray, and the bots that play it."""
@@ -233,7 +247,8 @@ def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, displa
                         event_seconds=2.5 if paced else 0.0,
                         important_event_seconds=4.0 if paced else 0.0)
     devices = Devices(EventQueue(), leds, display, camera)
-    daemon = Daemon(table, devices, settings, clock=clock, shuffler=StepShuffler(table, seed))
+    daemon = Daemon(table, devices, settings, clock=clock, shuffler=StepShuffler(table, seed),
+                    coin_calibration=synthetic_coin_calibration())
     bots = TableBots(daemon, camera, seed, game_id, players, paced)
     g = table.game
     if g is not None and (g.game_id != game_id or g.n != players):

@@ -104,7 +104,11 @@ def start_daemon(config: str | None, *, sim: bool = False, state: Path | None = 
     settings = Settings(cols=cfg["lcd"]["cols"], rows=cfg["lcd"]["rows"],
                         auto_accept_seconds=cfg["daemon"]["auto_accept_seconds"],
                         names=tuple(cfg["players"]["names"]))
-    daemon = Daemon(table, devices, settings, dice_calibration=_calibration(cfg), hooks=hooks)
+    cal = _calibration(cfg)
+    # Coins are read only once `companion coins calibrate` has taught the reader the coin.
+    coin_cal = cal if cal is not None and cal.coin else None
+    daemon = Daemon(table, devices, settings, dice_calibration=cal, coin_calibration=coin_cal,
+                    hooks=hooks)
     log.info("journal %s; %s", table.journal.path,
              f"resuming {table.game.game_id}" if table.game else "no game yet")
     return daemon.run()

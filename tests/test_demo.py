@@ -70,6 +70,8 @@ def test_a_whole_game_through_the_real_path(game, players, seed, tmp_path):
     assert screens[-1].splitlines()[-1].strip() == status["score"]["text"][:20].strip()
     if status["rolls"]:
         assert any("Read: " in s for s in screens)             # readings were shown
+    if game == "down-in-one-street":                           # case-number coins are read
+        assert any("Read: " in s and "H " in s and "T" in s for s in screens)
     if game == "game-of-2020":                                 # cards get a page of their own
         assert any(s.startswith(("Yay: ", "Nay: ", "Oy Vey: ")) for s in screens)
     # The journal alone rebuilds the same game and score.
@@ -79,6 +81,10 @@ def test_a_whole_game_through_the_real_path(game, players, seed, tmp_path):
     sources = {row[0] for row in table.journal.db.execute("SELECT source FROM entries")}
     if status["rolls"]:
         assert "camera" in sources                              # dice read by the reader
+    coin_sources = {row[0] for row in table.journal.db.execute(
+        "SELECT source FROM entries WHERE input LIKE '%\"coins\"%'")}
+    if game == "down-in-one-street":
+        assert coin_sources == {"camera"}                       # coins read by the reader too
     table.close()
 
 

@@ -147,7 +147,7 @@ class SettleDetector:
             # The tray moved but the dice did not (a hand, a nudge): not a new roll.
             self.state = DONE
             return None
-        if not reading.dice and not reading.uncertain:
+        if not reading.marks and not reading.uncertain:
             # An empty tray is not a roll: wait for the next motion rather than reading
             # every still frame of an empty tray.
             self.state = ARMED
@@ -156,16 +156,17 @@ class SettleDetector:
         self.state = DONE
         return reading
 
-    def same(self, a: DiceReading, b: DiceReading) -> bool:
-        """Two readings of the same dice: same values at the same places, same uncertain spots."""
-        if len(a.dice) != len(b.dice) or len(a.uncertain) != len(b.uncertain):
+    def same(self, a, b) -> bool:
+        """Two readings of the same dice (or coins): same values (faces) at the same places,
+        same uncertain spots. Works on anything with ``marks`` and ``uncertain``."""
+        if len(a.marks) != len(b.marks) or len(a.uncertain) != len(b.uncertain):
             return False
         # Positions are in frame pixels; the tolerance is a share of the frame size.
         tol = self.position_tolerance * self._frame_side
-        remaining = list(b.dice)
-        for d in a.dice:
-            match = next((e for e in remaining if e.value == d.value and
-                          abs(e.x - d.x) <= tol and abs(e.y - d.y) <= tol), None)
+        remaining = list(b.marks)
+        for value, x, y in a.marks:
+            match = next((e for e in remaining if e[0] == value and
+                          abs(e[1] - x) <= tol and abs(e[2] - y) <= tol), None)
             if match is None:
                 return False
             remaining.remove(match)

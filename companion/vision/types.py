@@ -53,6 +53,11 @@ class DiceReading:
     die_sizes: list[float] = field(default_factory=list, repr=False, compare=False)
 
     @property
+    def marks(self) -> list[tuple]:
+        """What was read, as ``(value, x, y)``: the shape the settle detector compares."""
+        return [(d.value, d.x, d.y) for d in self.dice]
+
+    @property
     def values(self) -> list[int]:
         """The values read, left to right (a stable order for display and comparison)."""
         return [d.value for d in sorted(self.dice, key=lambda d: (d.x, d.y))]
@@ -70,6 +75,11 @@ class CoinReading:
     """Every coin read in a frame, plus the coin-like things that could not be read."""
     coins: list[Coin] = field(default_factory=list)
     uncertain: list[Uncertain] = field(default_factory=list)
+
+    @property
+    def marks(self) -> list[tuple]:
+        """What was read, as ``(face, x, y)``: the shape the settle detector compares."""
+        return [(c.face, c.x, c.y) for c in self.coins]
 
     def to_dict(self) -> dict:
         return {"coins": [_rounded(c) for c in self.coins],
