@@ -7,9 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-DEFAULT_STATE_DIR = "state"
-
-
 def register(sub) -> None:
     from companion.rules import GAME_MODULES
 
@@ -38,7 +35,9 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("status", help="the game in progress and its public state")
-    p.add_argument("--state", type=Path, default=Path(DEFAULT_STATE_DIR), help="the state directory")
+    p.add_argument("--state", type=Path, help="the state directory (default: the configuration's "
+                   "daemon.state_dir, where `companion run` keeps its journal)")
+    p.add_argument("--config", help="a TOML file of settings (as for `companion run`)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_status)
 
@@ -141,8 +140,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError, find_config_path, load_config
     from companion.table import JournalError, Table
 
+    if args.state is None:
+        try:
+            cfg = load_config(find_config_path(args.config))
+        except ConfigError as e:
+            print(f"companion status: bad configuration: {e}", file=sys.stderr)
+            return 2
+        args.state = Path(cfg.expand_path("daemon", "state_dir"))
     path = args.state / "journal.sqlite3"
     if not path.exists():
         status = {"game": None, "inputs": 0, "score": None}

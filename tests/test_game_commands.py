@@ -82,3 +82,14 @@ def test_status_shows_the_game_in_progress(tmp_path, capsys):
 def test_simulate_rejects_a_bad_option_clearly(capsys):
     assert main(["simulate", "race", "--games", "1", "--option", "target=5"]) == 2
     assert "whole number from 10 to 1000" in capsys.readouterr().err
+
+
+def test_status_looks_where_the_daemon_keeps_its_journal(tmp_path, capsys, monkeypatch):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[daemon]\nstate_dir = "{tmp_path / "kept"}"\n')
+    t = Table(tmp_path / "kept" / "journal.sqlite3")
+    t.new_game("race", Setup(("Ann", "Bob")))
+    t.close()
+    monkeypatch.setenv("COMPANION_CONFIG", str(cfg))
+    assert main(["status", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "race"
