@@ -89,10 +89,12 @@ class Journal:
 
     # -- writing: one transaction each, durable when the call returns ----------------
 
-    def _write(self, sql: str, args: tuple) -> int:
+    def _transaction(self, *statements: tuple[str, tuple]) -> int:
+        """Run ``statements`` as one transaction (all or nothing); the last row id."""
         try:
-            cur = self.db.execute("BEGIN IMMEDIATE")
-            cur = self.db.execute(sql, args)
+            self.db.execute("BEGIN IMMEDIATE")
+            for sql, args in statements:
+                cur = self.db.execute(sql, args)
             self.db.execute("COMMIT")
         except sqlite3.Error as e:
             if self.db.in_transaction:
@@ -103,27 +105,17 @@ class Journal:
     def start_game(self, game: str, setup: dict) -> int:
         """End the game in progress (if any) and start a new one; returns its id."""
         now = time.time()
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("UPDATE games SET ended=? WHERE ended IS NULL", (now,))
-            cur = self.db.execute("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
-                                  (game, json.dumps(setup, sort_keys=True), now))
-            self.db.execute("COMMIT")
-        except sqlite3.Error as e:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise JournalError(f"could not write to the journal {self.path}: {e}") from e
-        return int(cur.lastrowid)
-
-    def end_game(self, game_id: int) -> None:
-        self._write("UPDATE games SET ended=? WHERE id=? AND ended IS NULL", (time.time(), game_id))
+        return self._transaction(
+            ("UPDATE games SET ended=? WHERE ended IS NULL", (now,)),
+            ("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
+             (game, json.dumps(setup, sort_keys=True), now)))
 
     def append(self, game_id: int, kind: str, input: dict | None = None, target: int | None = None,
                source: str = "") -> int:
         """Append one entry; when this returns, the entry is on disk. Returns its seq."""
         text = None if input is None else json.dumps(input, sort_keys=True)
-        return self._write("INSERT INTO entries (game_id, kind, input, target, source, at) "
-                           "VALUES (?, ?, ?, ?, ?, ?)", (game_id, kind, text, target, source, time.time()))
+        return self._transaction(("INSERT INTO entries (game_id, kind, input, target, source, at) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", (game_id, kind, text, target, source, time.time())))
 
     # -- reading -----------------------------------------------------------------------
 
