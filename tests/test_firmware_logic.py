@@ -11,7 +11,7 @@ import tty
 import pytest
 
 from companion.devices import panel_protocol as p
-from devices_fixtures import HD44780Emulator, Reset, StopFirmware, load_firmware, wait_for
+from devices_fixtures import HD44780Emulator, Reset, StopFirmware, load_firmware
 
 
 @pytest.fixture(scope="module")

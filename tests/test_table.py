@@ -1,6 +1,5 @@
 """The Table and its journal: resume, undo, corrections, and surviving kill -9."""
 
-import os
 import random
 import signal
 import sqlite3

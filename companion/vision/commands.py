@@ -196,7 +196,7 @@ def _coins_calibrate(args) -> int:
 
 
 def _calibrate(args) -> int:
-    from .calibration import Calibration, CalibrationError
+    from .calibration import CalibrationError
     from .setup import measure_setup
     frames = []
     for path in args.images:
