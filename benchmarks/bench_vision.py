@@ -3,6 +3,7 @@
 - ms per 640x480 frame for read_dice with 1, 3 and 7 dice (median and worst of 20 frames,
   white and coloured dice, some tilted), on one core: wall clock, and the thread's CPU time
   (steadier when others share the machine);
+- ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
   30 frames per second (mean and worst over a few rendered rolls).
@@ -42,6 +43,21 @@ def main() -> int:
         # CPU time too: on a shared machine the wall clock also counts other people's work.
         print(f"  {n} dice: median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms"
               f"  (CPU: median {statistics.median(cpu):6.1f} ms, worst {max(cpu):6.1f} ms)")
+
+    # The face network's share of those figures: one view per die read, fifteen around each
+    # spot it is asked to read on its own.
+    from companion.vision.face_net import FaceNet
+    net = FaceNet.shared()
+    if net is not None:
+        frame = render_tray([1, 2, 3, 4, 5, 6, 1], seed=1)
+        for n in (1, 7, 15):
+            spots = [(320.0, 240.0)] * n
+            net.probabilities(frame, spots, 44.0)
+            t0 = time.perf_counter()
+            for _ in range(10):
+                net.probabilities(frame, spots, 44.0)
+            print(f"face network, {n:2d} views in one batch: "
+                  f"{1000 * (time.perf_counter() - t0) / 10:.1f} ms")
 
     frames = [render_tray([3, 4, 5], seed=s) for s in range(20)]
     det = SettleDetector()

@@ -81,10 +81,17 @@ def main(argv=None) -> int:
     ap.add_argument("--offset", type=int, default=0, help="start at this photo (with --every)")
     ap.add_argument("--size", type=int, default=0, help="downscale photos to this longest side")
     ap.add_argument("--verbose", action="store_true", help="one line per photo")
+    ap.add_argument("--model", help="face-network weights to use instead of the shipped ones "
+                    "(e.g. trained with --holdout, to score photos it never saw)")
+    ap.add_argument("--pips-only", action="store_true", help="the pip reader alone, no network")
     args = ap.parse_args(argv)
 
     import cv2
+    from companion.vision import face_net
     from companion.vision.dice import read_dice
+
+    if args.model or args.pips_only:
+        face_net.FaceNet.use(None if args.pips_only else args.model)
 
     files = sorted(glob.glob(os.path.join(args.dir, "*.jpg")))[args.offset::args.every]
     if args.limit:
@@ -117,7 +124,8 @@ def main(argv=None) -> int:
             print(f"{os.path.basename(f)}: {len(labels)} dice, wrong {res['wrong']}, phantom "
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
-    print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else ""))
+    print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
+          + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else ""))
     print(f"read correctly   {pct(tot['correct']):6.2f} %  ({tot['correct']})")
     wrong = tot["wrong"] + tot["phantom"]
     print(f"read wrong       {pct(wrong):6.2f} %  ({tot['wrong']} wrong value, {tot['phantom']} not a die)")

@@ -1,7 +1,8 @@
 """The dice reader on a fixed subset of the real dev photos (downscaled to keep it quick).
 
 The full set is measured by benchmarks/vision_accuracy.py. These bounds guard against
-regressions of the current reader; they are NOT the issue's target (95 % / 1 %).
+regressions of the current reader; they are NOT the issue's target (95 % / 1 %). The photos
+used (every 25th) are among those the face network was never trained on (every 5th).
 """
 
 import os
@@ -47,5 +48,5 @@ def test_dev_subset_accuracy():
         for k in tot:
             tot[k] += res[k]
     assert n > 50
-    assert (tot["wrong"] + tot["phantom"]) / n <= 0.08
-    assert tot["correct"] / n >= 0.5
+    assert (tot["wrong"] + tot["phantom"]) / n <= 0.03
+    assert tot["correct"] / n >= 0.88

@@ -7,6 +7,8 @@ Modules:
 - ``segment``     -- finding die-like and coin-like regions against the tray.
 - ``pips``        -- finding pips on a die and checking their layout.
 - ``dice``        -- ``read_dice(frame, calibration=None)``.
+- ``face_net``    -- the small network (OpenCV dnn) whose second opinion each face needs.
+- ``train_faces`` -- trains that network (needs PyTorch; a development tool, never run on the Pi).
 - ``coins``       -- ``read_coins(frame, calibration)`` and ``calibrate_coins``.
 - ``settle``      -- ``SettleDetector``: one reading per roll from a frame stream.
 - ``render``      -- synthetic tray frames and roll sequences for tests and the demo.

@@ -15,8 +15,13 @@ In each pass:
    foreground mask get a second look, under the same layout and body checks;
 5. anything that fails is reported as ``Uncertain`` with the reason; it never becomes a value.
 
-Finally, die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
+Then die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
 a blank or logo face) are reported as uncertain too.
+
+Finally a second reader, a small network that reads a face from its look (``face_net``),
+gets its say: a die read from the pips stands only if the network does not contradict it;
+an uncertain spot, or a die-sized blob where nothing was reported, becomes a die only when
+the network is all but sure of its value. A calibrated logo face is read as its value.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 The frame is scaled down internally for large photos; positions are in the caller's pixels.
@@ -31,7 +36,8 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
-from .pips import Pip, empty_positions, find_pips, layout_value
+from .face_net import second_opinion
+from .pips import Pip, empty_positions, find_pips, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, foreground_mask, working_image
 from .types import DiceReading, Die, Uncertain
 
@@ -41,6 +47,8 @@ BODY_TOLERANCE = 38.0
 MIN_PIP_CONTRAST = 35.0
 # Blur (Gaussian sigma, px) beyond this share of the pip radius makes a face unreadable.
 BLUR_LIMIT = 0.55
+# Why a lone mark centred on a die body was not read as a 1 (a logo face, if calibrated).
+LOGO_REASON = "a mark that is not a pip (logo face?)"
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
 
@@ -62,7 +70,58 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     else:
         reading = _read_adapting(img, colours)
     reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
+    if cal.die_size and not reading.die_sizes:
+        reading.die_sizes.append(die)
+    reading = second_opinion(img, reading, _unreported_blobs(colours.fg, reading))
+    if cal.logo_value:
+        reading = _logo_faces(reading, cal.logo_value)
     return _rescale(reading, 1.0 / scale, offset, pre=True)
+
+
+def _unreported_blobs(mask: np.ndarray, reading: DiceReading) -> list[tuple[float, float]]:
+    """Places on things off the tray with nothing reported on them, where the face network
+    may find a die the pips did not show (a lone pip too small to trust, a white die the
+    mask hardly sees): the centre of a blob shaped like one die, and a grid half a die apart
+    over a blob of a few dice touching. (Bigger blobs are left alone: a grid over a card
+    with lines of text on it found a 6 there.)"""
+    if not reading.die_sizes:
+        return []
+    side = float(np.median(reading.die_sizes))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape[:2]
+    reported = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
+    out = []
+    for k in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[k])
+        if not 0.3 * side * side < area < 5 * side * side:
+            continue
+        if area < 1.8 * side * side:
+            blob = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
+            contour = max(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
+                          key=cv2.contourArea)
+            (cx, cy), (rw, rh), _ = cv2.minAreaRect(contour)
+            per = cv2.arcLength(contour, True)
+            if max(rw, rh) > 1.6 * min(rw, rh) or 4 * math.pi * area / max(per * per, 1e-6) > 0.86:
+                continue   # not die-shaped, or round (a coin, a bead)
+            points = [(x + float(cx), y + float(cy))]
+        else:
+            step = 0.5 * side
+            points = [(float(px), float(py)) for py in np.arange(y + step / 2, y + bh, step)
+                      for px in np.arange(x + step / 2, x + bw, step)
+                      if labels[min(h - 1, int(py)), min(w - 1, int(px))] == k]
+        out += [p for p in points
+                if all(math.hypot(p[0] - rx, p[1] - ry) > 0.75 * side for rx, ry in reported)]
+    return out
+
+
+def _logo_faces(reading: DiceReading, value: int) -> DiceReading:
+    """With a calibrated logo face, a die body centred on one mark that is not a pip is
+    that face; without calibration it stays uncertain (``FaceFinder._judge``)."""
+    logo = [u for u in reading.uncertain if u.reason == LOGO_REASON]
+    if not logo:
+        return reading
+    rest = [u for u in reading.uncertain if u.reason != LOGO_REASON]
+    return DiceReading(reading.dice + [Die(value, u.x, u.y, 0.7) for u in logo], rest, reading.die_sizes)
 
 
 def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray) -> DiceReading:
@@ -185,9 +244,9 @@ class FrameColours(NamedTuple):
 
 
 def _colours(img: np.ndarray) -> FrameColours:
-    tray = background(img)
-    return FrameColours(colour_space(cv2.GaussianBlur(img, (3, 3), 0)), colour_space(tray),
-                        foreground_mask(img, bg=tray))
+    tray = colour_space(background(img))
+    return FrameColours(colour_space(cv2.GaussianBlur(img, (3, 3), 0)), tray,
+                        foreground_mask(img, bg_colours=tray))
 
 
 def _read(img: np.ndarray, kernel: int,
@@ -238,6 +297,43 @@ def _diagonal(pts: np.ndarray, body_angle_deg: float, tol_deg: float = 20.0) -> 
     return abs(rel - 45.0) <= tol_deg
 
 
+# Unit circles sampled at 12, 6 (plus the centre) and 32 points, for the rings sampled
+# around pips and empty spots (made once: np.linspace and np.cos cost more than their use).
+_RING12 = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+_RING12_COS, _RING12_SIN = np.cos(_RING12), np.sin(_RING12)
+_RING6 = np.linspace(0, 2 * math.pi, 6, endpoint=False)
+_SPOT_DX, _SPOT_DY = np.r_[0.0, np.cos(_RING6)], np.r_[0.0, np.sin(_RING6)]
+_RING32 = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+
+
+def _median(values: list[float]) -> float:
+    """np.median of a short list of floats, without its overhead."""
+    v = sorted(values)
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
+
+
+def _mean32(a: np.ndarray) -> float:
+    """``float(a.mean())`` of a short float32 vector: the same value (numpy divides the
+    float32 sum in float64 and rounds back), without np.mean's overhead."""
+    return float(np.float32(float(a.sum()) / a.size))
+
+
+_STEPS: dict[int, np.ndarray] = {}
+
+
+def _steps(n: int) -> np.ndarray:
+    """``np.linspace(0, 1, n)`` (the same values), cached: the pip-to-pip lines reuse a few
+    lengths over and over."""
+    t = _STEPS.get(n)
+    if t is None:
+        t = np.arange(n) * (1.0 / (n - 1))
+        t[-1] = 1.0
+        t.flags.writeable = False
+        _STEPS[n] = t
+    return t
+
+
 def _median_rows(a: np.ndarray) -> np.ndarray:
     """Per-column median of a small array (np.median's overhead dominates at this size)."""
     return np.sort(a, axis=0)[len(a) // 2]
@@ -262,11 +358,10 @@ class FaceFinder:
         self.pip_colours = self._sample(self.xy[:, 0], self.xy[:, 1])
         # The body colour around each pip: the median of 12 samples on a ring just outside
         # it, all pips sampled in one batch.
-        a = np.linspace(0, 2 * math.pi, 12, endpoint=False)
         px = np.array([p.x for p in pips], np.float64)[:, None]
         py = np.array([p.y for p in pips], np.float64)[:, None]
         rad = 1.9 * np.array([p.r for p in pips], np.float64)[:, None] + 1.0
-        ring = self._sample(px + rad * np.cos(a), py + rad * np.sin(a))
+        ring = self._sample(px + rad * _RING12_COS, py + rad * _RING12_SIN)
         self.rings = np.sort(ring, axis=1)[:, 6].reshape(-1, 3)
 
     # -- sampling -------------------------------------------------------------------
@@ -282,7 +377,7 @@ class FaceFinder:
         if self.bg is None:
             return BODY_TOLERANCE
         tray = self.bg[min(self.h - 1, max(0, int(y))), min(self.w - 1, max(0, int(x)))].astype(np.float32)
-        return float(np.clip(0.5 * np.linalg.norm(body - tray), 12.0, BODY_TOLERANCE))
+        return min(max(float(0.5 * norm(body - tray)), 12.0), BODY_TOLERANCE)
 
     def _pair_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The cheap tests of ``_joined`` for every pair at once: (candidate matrix, body
@@ -318,11 +413,16 @@ class FaceFinder:
         pi, pj = self.pips[i], self.pips[j]
         body = (self.rings[i] + self.rings[j]) / 2
         # Dense samples (1 px apart): the seam between two touching dice is thin.
-        t = np.linspace(0, 1, max(8, int(d)))
+        t = _steps(max(8, int(d)))
         xs, ys = pi.x + t * (pj.x - pi.x), pi.y + t * (pj.y - pi.y)
-        # Leave out the pips themselves (the two ends and any pip lying on the line).
-        near2 = (self.xy[:, 0, None] - xs) ** 2 + (self.xy[:, 1, None] - ys) ** 2
-        keep = ~(near2 < (1.5 * self.r[:, None]) ** 2).any(axis=0)
+        # Leave out the pips themselves (the two ends and any pip lying on the line); only
+        # pips near the line's bounding box can be near it (+1 px: a margin for rounding).
+        reach = 1.5 * self.r + 1.0
+        px, py = self.xy[:, 0], self.xy[:, 1]
+        near = np.flatnonzero((px + reach >= min(pi.x, pj.x)) & (px - reach <= max(pi.x, pj.x))
+                              & (py + reach >= min(pi.y, pj.y)) & (py - reach <= max(pi.y, pj.y)))
+        near2 = (self.xy[near, 0, None] - xs) ** 2 + (self.xy[near, 1, None] - ys) ** 2
+        keep = ~(near2 < (1.5 * self.r[near, None]) ** 2).any(axis=0)
         if keep.sum() < 3:
             return True
         cols = self._sample(xs[keep], ys[keep])
@@ -354,9 +454,9 @@ class FaceFinder:
     def _body(self, idx: list[int]):
         """The die body around pips ``idx``: (mask, x0, y0, bounded) or None."""
         pts = self.xy[idx]
-        c = pts.mean(axis=0)
-        r = float(self.r[idx].mean())
-        spread = float(np.linalg.norm(pts - c, axis=1).max()) if len(idx) > 1 else 0.0
+        c = mean_rows(pts)
+        r = _mean32(self.r[idx])
+        spread = float(norms(pts - c).max()) if len(idx) > 1 else 0.0
         half = int(max(3.0 * spread, 10 * r)) + 2
         x0, y0 = max(0, int(c[0]) - half), max(0, int(c[1]) - half)
         x1, y1 = min(self.w, int(c[0]) + half + 1), min(self.h, int(c[1]) + half + 1)
@@ -372,8 +472,8 @@ class FaceFinder:
             cv2.circle(mask, (int(round(self.xy[i][0] - x0)), int(round(self.xy[i][1] - y0))),
                        int(math.ceil(self.r[i] * 1.6)), 1, -1)
         n, labels = cv2.connectedComponents(mask, connectivity=4)
-        lab_at = labels[np.clip(pts[:, 1].astype(int) - y0, 0, y1 - y0 - 1),
-                        np.clip(pts[:, 0].astype(int) - x0, 0, x1 - x0 - 1)]
+        lab_at = labels[np.minimum(np.maximum(pts[:, 1].astype(int) - y0, 0), y1 - y0 - 1),
+                        np.minimum(np.maximum(pts[:, 0].astype(int) - x0, 0), x1 - x0 - 1)]
         lab_at = lab_at[lab_at > 0]
         if lab_at.size == 0:
             return None
@@ -392,14 +492,13 @@ class FaceFinder:
         the corner pips of a 3 or 5 would be (the rest of a face whose other pips we missed)."""
         p = self.pips[i]
         radii = [1.6 * p.r + 1, 2.2 * p.r + 1] + [f * side for f in (0.3, 0.36, 0.42) if f * side > 2.4 * p.r]
-        a = np.linspace(0, 2 * math.pi, 32, endpoint=False)
-        rad = np.repeat(radii, a.size)
-        ang = np.tile(a, len(radii))
+        rad = np.repeat(radii, _RING32.size)
+        ang = np.tile(_RING32, len(radii))
         cols = self._sample(p.x + rad * np.cos(ang), p.y + rad * np.sin(ang))
         body = self.rings[i]
         tol = self._tolerance(body, p.x, p.y)
-        off_body = np.linalg.norm(cols - body, axis=1) >= tol
-        pip_like = np.linalg.norm(cols - self.pip_colours[i], axis=1) < np.linalg.norm(cols - body, axis=1)
+        off_body = norms(cols - body) >= tol
+        pip_like = norms(cols - self.pip_colours[i]) < norms(cols - body)
         return float(off_body.mean()) <= 0.4 and float(pip_like.mean()) <= 0.05
 
     def _pip_alike_nearby(self, i: int) -> bool:
@@ -415,7 +514,7 @@ class FaceFinder:
         """Roughly how blurred the pips ``idx`` are, in px (the Gaussian sigma that would give
         their steepest edge): a pip blurred over its own radius may have hidden a neighbour."""
         pts = self.xy[idx]
-        r = float(self.r[idx].mean())
+        r = _mean32(self.r[idx])
         pad = int(2 * r) + 2
         x0, y0 = max(0, int(pts[:, 0].min()) - pad), max(0, int(pts[:, 1].min()) - pad)
         x1, y1 = min(self.w, int(pts[:, 0].max()) + pad + 1), min(self.h, int(pts[:, 1].max()) + pad + 1)
@@ -436,13 +535,11 @@ class FaceFinder:
             return True
         body = _median_rows(self.rings[idx])
         pip_col = _median_rows(self.pip_colours[idx])
-        tol = self._tolerance(body, float(self.xy[idx][:, 0].mean()), float(self.xy[idx][:, 1].mean()))
-        contrast = float(np.linalg.norm(pip_col - body))
-        r = float(self.r[idx].mean()) * 0.35
-        a = np.linspace(0, 2 * math.pi, 6, endpoint=False)
+        tol = self._tolerance(body, _mean32(self.xy[idx][:, 0]), _mean32(self.xy[idx][:, 1]))
+        contrast = float(norm(pip_col - body))
+        r = _mean32(self.r[idx]) * 0.35
         # Each spot: its centre and six points around it, all spots sampled in one batch.
-        dx, dy = np.r_[0.0, r * np.cos(a)], np.r_[0.0, r * np.sin(a)]
-        cols = self._sample(spots[:, :1] + dx, spots[:, 1:] + dy)
+        cols = self._sample(spots[:, :1] + r * _SPOT_DX, spots[:, 1:] + r * _SPOT_DY)
         col = np.sort(cols, axis=1)[:, 3]
         # The body colours seen around the face's own pips: a two-tone or marbled die has
         # more than one, and an empty spot need only match one of them. (A glint or a hidden
@@ -477,38 +574,59 @@ class FaceFinder:
         Every check of a face still applies (the layout, pips alike, the face centred on a
         die-sized body, no pip where the layout has none); a blob that fails stays uncertain.
         """
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(self.fg, connectivity=4)
-        if n <= 1 or not len(self.pips):
+        if not len(self.pips):
             return
         xi = np.clip(self.xy[:, 0].astype(int), 0, self.w - 1)
         yi = np.clip(self.xy[:, 1].astype(int), 0, self.h - 1)
-        pip_blob = labels[yi, xi]
+        # The foreground blobs met so far, each as (mask of the frame padded by 1 px, its
+        # bounding box and area): flood-filled from the spots, as labelling the whole mask
+        # would cost more than the few blobs looked at.
+        blobs: list[tuple[np.ndarray, tuple[int, int, int, int, int]]] = []
+
+        def pixel(x: float, y: float) -> tuple[int, int]:
+            return min(self.w - 1, max(0, int(x))), min(self.h - 1, max(0, int(y)))
 
         def blob_at(x: float, y: float) -> int:
-            return int(labels[min(self.h - 1, max(0, int(y))), min(self.w - 1, max(0, int(x)))])
+            """Index into ``blobs`` of the 4-connected blob at (x, y); -1 off the foreground."""
+            px, py = pixel(x, y)
+            if not self.fg[py, px]:
+                return -1
+            for k, (mask, _) in enumerate(blobs):
+                if mask[py + 1, px + 1]:
+                    return k
+            mask = np.zeros((self.h + 2, self.w + 2), np.uint8)
+            area, _, _, (bx, by, bw, bh) = cv2.floodFill(
+                self.fg, mask, (px, py), 0, 0, 0, 4 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+            blobs.append((mask, (bx, by, bw, bh, area)))
+            return len(blobs) - 1
 
-        has_die = {blob_at(d.x, d.y) for d in reading.dice}
+        on_dice = [pixel(d.x, d.y) for d in reading.dice]
         read: dict[int, Die | None] = {}
         keep: list[Uncertain] = []
         for u in reading.uncertain:
             lab = blob_at(u.x, u.y)
-            if lab == 0 or lab in has_die:
+            if lab < 0:
                 keep.append(u)
                 continue
             if lab not in read:
-                read[lab] = self._read_blob(lab, labels, stats[lab], pip_blob, reading)
+                mask, stat = blobs[lab]
+                if any(mask[py + 1, px + 1] for px, py in on_dice):
+                    read[lab] = None   # a die was read on this blob already
+                else:
+                    read[lab] = self._read_blob(mask, stat, mask[yi + 1, xi + 1] > 0, reading)
             if read[lab] is None:
                 keep.append(u)
         reading.uncertain[:] = keep
         reading.dice += [d for d in read.values() if d is not None]
 
-    def _read_blob(self, lab: int, labels: np.ndarray, stat: np.ndarray, pip_blob: np.ndarray,
-                   reading: DiceReading) -> Die | None:
-        """The die on foreground blob ``lab`` read from the pips inside it, or None."""
-        x, y, bw, bh, area = (int(v) for v in stat)
+    def _read_blob(self, blob: np.ndarray, stat: tuple[int, int, int, int, int],
+                   pips_on: np.ndarray, reading: DiceReading) -> Die | None:
+        """The die on a foreground blob (``blob``: its mask, padded by 1 px; ``stat``: its
+        box and area; ``pips_on``: which pips lie on it) read from the pips inside it, or None."""
+        x, y, bw, bh, area = stat
         if area < 64:
             return None
-        mask = (labels[y:y + bh, x:x + bw] == lab).astype(np.uint8)
+        mask = np.ascontiguousarray(blob[y + 1:y + bh + 1, x + 1:x + bw + 1])
         cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
         cx, cy = cx + x, cy + y
@@ -517,7 +635,7 @@ class FaceFinder:
         if max(rw, rh) > 1.4 * min(rw, rh) or area < 0.75 * rw * rh:
             return None
         side = math.sqrt(rw * rh)
-        cand = np.nonzero((pip_blob == lab) & (self.ratio >= SIDE_FACE_RATIO))[0]
+        cand = np.nonzero(pips_on & (self.ratio >= SIDE_FACE_RATIO))[0]
         if len(cand) < 2:
             return None
         # The face's pips: the largest set alike in colour and size (glints, specks and
@@ -545,7 +663,7 @@ class FaceFinder:
         if value in (2, 3) and not _diagonal(pts, angle, tol_deg=30.0):
             return None
         body = _median_rows(self.rings[idx])
-        if float(np.linalg.norm(_median_rows(self.pip_colours[idx]) - body)) < MIN_PIP_CONTRAST:
+        if float(norm(_median_rows(self.pip_colours[idx]) - body)) < MIN_PIP_CONTRAST:
             return None
         if self.blur_radius(idx) > BLUR_LIMIT * r or not self._empty_where_expected(idx, value):
             return None
@@ -561,22 +679,22 @@ class FaceFinder:
             med = float(np.median(self.r[idx]))
             idx = [i for i in idx if 0.75 * med <= self.r[i] <= 1.33 * med]
         pts = self.xy[idx]
-        cx, cy = (float(v) for v in pts.mean(axis=0))
+        cx, cy = (float(v) for v in mean_rows(pts))
         ratios = np.array([self.pips[i].ratio for i in idx])
-        if float(np.median(ratios)) < SIDE_FACE_RATIO:
+        if _median(ratios.tolist()) < SIDE_FACE_RATIO:
             return   # a side face seen at a slant: not the top face, not a reading
         value, quality, reason = layout_value(pts)
         if len(idx) >= 2:
             # Every pip of a face is the same colour: a speck in marbled plastic is not.
             cols = self.pip_colours[idx]
-            if float(np.linalg.norm(cols - _median_rows(cols), axis=1).max()) > 0.6 * BODY_TOLERANCE:
+            if float(norms(cols - _median_rows(cols)).max()) > 0.6 * BODY_TOLERANCE:
                 value, reason = None, "pips of different colours"
             # ... and one size, even seen at a slant (the median above may sit between a
             # face's pips and a smaller spot beside them).
             if float(self.r[idx].max()) > 1.45 * float(self.r[idx].min()):
                 value, reason = None, "pips of different sizes"
         body = self._body(idx)
-        r = float(self.r[idx].mean())
+        r = _mean32(self.r[idx])
         if body is None:
             if value is not None and len(idx) >= 2:
                 reading.uncertain.append(Uncertain(cx, cy, "no die body around the pips"))
@@ -608,7 +726,7 @@ class FaceFinder:
                     return   # a spot on a round body is a coin or a button, not a 1
                 if self.pips[idx[0]].ratio < 0.7 or not self._plain_around(idx[0], side):
                     # A lone spot with marks around it, or not round: a logo, not a 1.
-                    reading.uncertain.append(Uncertain(bx, by, "a mark that is not a pip (logo face?)"))
+                    reading.uncertain.append(Uncertain(bx, by, LOGO_REASON))
                     return
                 if math.hypot(bx - cx, by - cy) > 0.2 * side:
                     reading.uncertain.append(Uncertain(bx, by, "lone pip off the face centre"))
@@ -644,7 +762,7 @@ class FaceFinder:
         if value is None:
             reading.uncertain.append(Uncertain(cx, cy, reason))
             return
-        faint = float(np.linalg.norm(_median_rows(self.pip_colours[idx]) - _median_rows(self.rings[idx])))
+        faint = float(norm(_median_rows(self.pip_colours[idx]) - _median_rows(self.rings[idx])))
         if faint < MIN_PIP_CONTRAST:
             # Dice are made to be read at a glance: spots this faint are more likely the
             # body showing between blurred pips, or marbling, than pips.
@@ -657,7 +775,7 @@ class FaceFinder:
         if not self._empty_where_expected(idx, value):
             reading.uncertain.append(Uncertain(cx, cy, f"a spot where a {value} has no pip"))
             return
-        contrast = min(1.0, float(np.mean([self.pips[i].contrast for i in idx])) / 90.0)
+        contrast = min(1.0, sum(self.pips[i].contrast for i in idx) / len(idx) / 90.0)
         conf = 0.5 + 0.5 * quality * min(1.0, float(ratios.min()) / 0.8) * (0.6 + 0.4 * contrast)
         if side is None:
             conf *= 0.8

@@ -38,9 +38,12 @@ def contrast_maps(img: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     # Top-hat and black-hat spelt out as erode/dilate of all three channels at once: the
     # same result as morphologyEx per channel, in about half the time.
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    eroded, dilated = cv2.erode(img, kernel), cv2.dilate(img, kernel)
-    light = cv2.split(cv2.subtract(img, cv2.dilate(eroded, kernel)))
-    dark = cv2.split(cv2.subtract(cv2.erode(dilated, kernel), img))
+    # (The differences overwrite opened/closed: a fresh full-frame buffer costs more than
+    # the subtraction.)
+    opened = cv2.dilate(cv2.erode(img, kernel), kernel)
+    closed = cv2.erode(cv2.dilate(img, kernel), kernel)
+    light = cv2.split(cv2.subtract(img, opened, dst=opened))
+    dark = cv2.split(cv2.subtract(closed, img, dst=closed))
     return (cv2.max(cv2.max(light[0], light[1]), light[2]),
             cv2.max(cv2.max(dark[0], dark[1]), dark[2]))
 
@@ -55,16 +58,20 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) ->
     max_area = math.pi * (k * 0.45) ** 2
     half = k // 2 + 1
     h, w = img.shape[:2]
+    five = np.ones((5, 5), np.uint8)
     pips: list[Pip] = []
     for resp, is_dark in ((light, False), (dark, True)):
         smooth = cv2.GaussianBlur(resp, (3, 3), 0)
         # Seeds: local maxima above ``peak``, strongest first.
-        maxima = (smooth >= cv2.dilate(smooth, np.ones((5, 5), np.uint8))) & (smooth >= peak)
+        # (0/1 bytes, so that numpy may read them as booleans: its nonzero is far faster on
+        # booleans than on bytes)
+        maxima = cv2.bitwise_and(cv2.compare(smooth, cv2.dilate(smooth, five), cv2.CMP_GE),
+                                 cv2.threshold(smooth, peak - 1, 1, cv2.THRESH_BINARY)[1])
         # One seed per patch of touching maxima: a flat top or a ridge (a die edge) is one
         # candidate, not hundreds.
-        _, patches = cv2.connectedComponents(maxima.astype(np.uint8), connectivity=8)
+        _, patches = cv2.connectedComponents(maxima, connectivity=8)
         # (flatnonzero: several times faster than a 2-D nonzero; same raster order)
-        ys, xs = np.divmod(np.flatnonzero(maxima), w)
+        ys, xs = np.divmod(np.flatnonzero(maxima.view(bool)), w)
         _, first = np.unique(patches[ys, xs], return_index=True)
         ys, xs = ys[first], xs[first]
         order = np.argsort(-smooth[ys, xs], kind="stable")
@@ -75,31 +82,47 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) ->
             y0, x0 = max(0, y - half), max(0, x - half)
             win = smooth[y0:y + half + 1, x0:x + half + 1]
             top = int(smooth[y, x])
+            last = _blob_at(win, x - x0, y - y0, top, len(CUTS) - 1)
+            bx, by, bw, bh, area, inside, sub = last
+            # The highest cut gives the smallest blob: if even that runs out of the window or
+            # is too big, so does the blob of every lower cut, and the seed is no pip. Most
+            # seeds are like that (die edges, texture): one cut instead of three for them.
+            level = 0 if inside and area <= max_area else len(CUTS)
             # Cut the blob at a rising share of its peak until it comes out as a round spot:
             # a pip next to a dark die edge separates from it at a higher cut.
-            wh, ww = win.shape
-            level = 0
-            while True:
-                cut = (win >= CUTS[level] * top).view(np.uint8)
-                _, blobs, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=8)
-                label = blobs[y - y0, x - x0]
-                bx, by, bw, bh, area = stats[label].tolist()
-                if area < min_area and level < len(CUTS) - 1:
-                    # Higher cuts only shrink the blob: none of them can be a pip either.
-                    level = len(CUTS) - 1
-                    continue
-                sub = blobs[by:by + bh, bx:bx + bw] == label   # the blob, in its bounding box
+            while level < len(CUTS):
+                if level < len(CUTS) - 1:
+                    bx, by, bw, bh, area, inside, sub = _blob_at(win, x - x0, y - y0, top, level)
+                    if area < min_area:
+                        # Higher cuts only shrink the blob: none of them can be a pip either.
+                        level = len(CUTS) - 1
+                        continue
+                else:
+                    bx, by, bw, bh, area, inside, sub = last
                 # A blob that runs out of the window is a line or a region, not a spot.
-                if min_area <= area <= max_area and bx > 0 and by > 0 and bx + bw < ww and by + bh < wh:
+                if min_area <= area <= max_area and inside:
                     pip = _spot(sub, x0 + bx, y0 + by, area, float(top), is_dark)
                     if pip is not None:
                         pips.append(pip)
                         break
                 level += 1
-                if level == len(CUTS):
-                    break
             taken[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw] |= sub
     return _one_per_spot(pips)
+
+
+def _blob_at(win: np.ndarray, x: int, y: int, top: int, level: int):
+    """The blob through (x, y) of window ``win`` cut at ``CUTS[level]`` of ``top``: its
+    bounding box, area, whether it stays clear of the window's edges, and its mask."""
+    wh, ww = win.shape
+    mask = np.zeros((wh + 2, ww + 2), np.uint8)
+    # The 8-connected pixels >= CUTS * top around the seed (whose value is ``top``): one
+    # flood fill gives the blob, its area and its box (a labelling of the whole window
+    # costs more).
+    area, _, _, (bx, by, bw, bh) = cv2.floodFill(
+        win, mask, (x, y), 0, top - math.ceil(CUTS[level] * top), 255,
+        8 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    inside = bx > 0 and by > 0 and bx + bw < ww and by + bh < wh
+    return bx, by, bw, bh, area, inside, mask[by + 1:by + bh + 1, bx + 1:bx + bw + 1].view(bool)
 
 
 def _one_per_spot(pips: list[Pip]) -> list[Pip]:
@@ -112,8 +135,11 @@ def _one_per_spot(pips: list[Pip]) -> list[Pip]:
     r = np.array([p.r for p in pips])
     d = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(axis=2))
     overlap = d < np.maximum(r[:, None], r[None, :])
-    order = sorted(range(len(pips)), key=lambda i: -pips[i].contrast)
-    kept: list[int] = []
+    np.fill_diagonal(overlap, False)
+    # Most pips overlap no other and stay; only the rest need the strongest-first pass.
+    clash = overlap.any(axis=1)
+    order = sorted(np.flatnonzero(clash).tolist(), key=lambda i: -pips[i].contrast)
+    kept = np.flatnonzero(~clash).tolist()
     for i in order:
         if not overlap[i, kept].any():
             kept.append(i)
@@ -140,6 +166,26 @@ def _spot(sub: np.ndarray, x0: int, y0: int, area: int, contrast: float, is_dark
                dark=is_dark)
 
 
+# --- small-array arithmetic ---------------------------------------------------------------
+# The face checks work on a handful of points at a time, where numpy's per-call overhead
+# (np.mean, np.linalg.norm) costs more than the arithmetic. These give numpy's own results.
+
+def mean_rows(a: np.ndarray) -> np.ndarray:
+    """``a.mean(axis=0)`` (numpy divides the float sum by the count the same way)."""
+    s = a.sum(axis=0)
+    return np.true_divide(s, np.intp(len(a)), out=s, casting="unsafe")
+
+
+def norms(a: np.ndarray, axis: int = -1) -> np.ndarray:
+    """``np.linalg.norm(a, axis=axis)`` of a real float array."""
+    return np.sqrt((a * a).sum(axis=axis))
+
+
+def norm(v: np.ndarray):
+    """``np.linalg.norm(v)`` of a real float vector."""
+    return np.sqrt(v.dot(v))
+
+
 # --- layouts ---------------------------------------------------------------------------
 
 def layout_value(pts: np.ndarray, tol: float = 0.3) -> tuple[int | None, float, str]:
@@ -154,8 +200,8 @@ def layout_value(pts: np.ndarray, tol: float = 0.3) -> tuple[int | None, float, 
         return 1, 1.0, ""
     if n > 6:
         return None, 0.0, f"{n} pips: more than a die face holds"
-    c = pts.mean(axis=0)
-    d = np.linalg.norm(pts - c, axis=1)
+    c = mean_rows(pts)
+    d = norms(pts - c)
     order = np.argsort(d)
     dmax = d.max()
     if dmax <= 0:
@@ -201,11 +247,11 @@ def empty_positions(pts: np.ndarray, value: int) -> np.ndarray:
     n = len(pts)
     if value < 2 or n != value:
         return np.zeros((0, 2))
-    c = pts.mean(axis=0)
-    d = np.linalg.norm(pts - c, axis=1)
+    c = mean_rows(pts)
+    d = norms(pts - c)
     a = int(np.argmax(d))
     # The corner diagonally opposite pip ``a`` is the pip farthest from it.
-    b = int(np.argmax(np.linalg.norm(pts - pts[a], axis=1)))
+    b = int(np.argmax(norms(pts - pts[a])))
     centre = (pts[a] + pts[b]) / 2
     v = (pts[b] - pts[a]) / 2
     w = np.array([-v[1], v[0]])
@@ -213,5 +259,7 @@ def empty_positions(pts: np.ndarray, value: int) -> np.ndarray:
     mids = [centre + (v + w) / 2, centre - (v + w) / 2, centre + (v - w) / 2, centre - (v - w) / 2]
     spots = corners + mids + [centre]
     # Keep the grid spots that no pip occupies (a pip within ~1/3 of the spacing).
-    spacing = float(np.linalg.norm(v)) / math.sqrt(2)
-    return np.array([s for s in spots if np.linalg.norm(pts - s, axis=1).min() > 0.45 * spacing])
+    spacing = float(norm(v)) / math.sqrt(2)
+    spots = np.array(spots)
+    near = np.sqrt(((pts[None, :, :] - spots[:, None, :]) ** 2).sum(axis=2)).min(axis=1)
+    return spots[near > 0.45 * spacing]

@@ -1,0 +1,196 @@
+"""A second reader for a die's top face: a small convolutional network run by OpenCV's dnn.
+
+The pip reader (``dice.py``) reads a face from its geometry; this network reads the same
+place from its look. ``dice.py`` uses the two together (``second_opinion``): a face the pip
+reader read stands only if the network does not contradict it, and a face the pip reader
+could not read is taken from the network only when it is all but sure. Either reader alone
+can be fooled; a wrong reading needs both fooled the same way, or the network fooled while
+all but sure.
+
+The network sees a square crop around the face, ``CROP_FACTOR`` times the die's side, scaled
+to ``CROP_PX`` pixels and normalised by its own mean and spread (so lighting and exposure do
+not matter). It answers seven probabilities: faces 1-6, and "no readable top face here"
+(a side of a die, the gap between two dice, the tray, text, a coin, a logo, a blur).
+
+The weights (``models/dice_faces.onnx``, 0.5 MB) were trained here by ``train_faces.py`` on
+200 of the 250 real dev photos (every fifth held out, to measure on) and on rendered trays;
+only OpenCV is needed to run them.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import threading
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+MODEL_PATH = os.path.join(os.path.dirname(__file__), "models", "dice_faces.onnx")
+CROP_PX = 48
+# Crop side as a multiple of the die's side (the side ``dice.py`` measures from the body):
+# the face with a margin, so a die cut off by the crop's edge is not the one being read.
+CROP_FACTOR = 2.2
+NOT_A_FACE = 6   # index of the "no readable top face" output
+
+
+def face_crop(img: np.ndarray, x: float, y: float, crop_side: float, angle_deg: float = 0.0,
+              out: int = CROP_PX) -> np.ndarray:
+    """The ``out`` x ``out`` BGR crop of ``img`` centred on (x, y), ``crop_side`` px wide,
+    turned by ``angle_deg``; parts outside the frame repeat its edge."""
+    scale = out / max(crop_side, 1.0)
+    # Cut a region wide enough for any rotation, shrink it with area averaging (no aliasing
+    # of small pips), then rotate and cut the centre at the network's size.
+    half = int(crop_side * 0.72) + 2
+    x0, y0 = int(round(x)) - half, int(round(y)) - half
+    h, w = img.shape[:2]
+    region = img[max(0, y0):max(0, min(h, y0 + 2 * half)), max(0, x0):max(0, min(w, x0 + 2 * half))]
+    if region.size == 0:
+        return np.zeros((out, out, 3), np.uint8)
+    top, left = max(0, -y0), max(0, -x0)
+    bottom, right = 2 * half - top - region.shape[0], 2 * half - left - region.shape[1]
+    if top or left or bottom > 0 or right > 0:
+        region = cv2.copyMakeBorder(region, top, max(0, bottom), left, max(0, right), cv2.BORDER_REPLICATE)
+    size = max(out, int(round(2 * half * scale)))
+    shrink = size / (2 * half)
+    region = cv2.resize(region, (size, size), interpolation=cv2.INTER_AREA if shrink < 1 else cv2.INTER_LINEAR)
+    c = (x - x0) * shrink, (y - y0) * shrink
+    # (the resize rounded the size: the rotation takes up what is left of the scale)
+    m = cv2.getRotationMatrix2D(c, angle_deg, scale / shrink)
+    m[:, 2] += (out / 2 - c[0], out / 2 - c[1])
+    return cv2.warpAffine(region, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def normalise(crops: np.ndarray) -> np.ndarray:
+    """N x H x W x 3 uint8 crops -> N x 3 x H x W float32, each crop to zero mean, unit spread."""
+    f = crops.astype(np.float32)
+    mean = f.mean(axis=(1, 2, 3), keepdims=True)
+    std = f.std(axis=(1, 2, 3), keepdims=True)
+    return np.ascontiguousarray(((f - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
+
+
+class FaceNet:
+    """The network, loaded once; ``probabilities`` is safe to call from several threads."""
+
+    _shared: "FaceNet | None" = None
+    _failed = False
+
+    def __init__(self, path: str = MODEL_PATH):
+        self.net = cv2.dnn.readNetFromONNX(path)
+        self.lock = threading.Lock()
+
+    @classmethod
+    def shared(cls) -> "FaceNet | None":
+        """The one network of this process, or None (said once in the log) when its weights
+        cannot be loaded: the pip reader then reads alone, as sure of fewer dice."""
+        if cls._shared is None and not cls._failed:
+            try:
+                cls._shared = cls()
+            except (cv2.error, OSError) as exc:
+                cls._failed = True
+                log.warning("dice-face network not loaded (%s); reading dice by their pips alone", exc)
+        return cls._shared
+
+    @classmethod
+    def use(cls, path: str | None) -> None:
+        """Make the network from ``path`` this process's one (None: none, the pips alone);
+        for benchmarks scoring weights trained without some photos."""
+        cls._shared, cls._failed = (cls(path), False) if path else (None, True)
+
+    def probabilities(self, img: np.ndarray, spots, side: float) -> np.ndarray:
+        """N x 7 probabilities (faces 1-6, not a face) for the dice at ``spots`` [(x, y)] in
+        ``img``, whose dice are ``side`` px wide."""
+        return self.crop_probabilities(img, [(x, y, side) for x, y in spots])
+
+    def crop_probabilities(self, img: np.ndarray, views) -> np.ndarray:
+        """N x 7 probabilities for the views [(x, y, die side)] of ``img``, in one batch."""
+        if not len(views):
+            return np.zeros((0, 7), np.float32)
+        crops = np.stack([face_crop(img, x, y, CROP_FACTOR * side) for x, y, side in views])
+        with self.lock:
+            self.net.setInput(normalise(crops))
+            logits = self.net.forward().astype(np.float64)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+# The network must be this sure to read a face the pip reader could not; a face the pip
+# reader did read needs at least SUPPORT for its value from the network, and no other
+# value over OVERRULE. (On the 50 dev photos it never saw, at full size and at 640 px, it
+# gave 557 of the 558 faces the pip reader read right over 5 %, and both of the pip
+# reader's real misreads under 5 %. At 0.95 instead of 0.98 it read 2-3 % more dice but
+# also some wrong.)
+ACCEPT = 0.98
+SUPPORT = 0.05
+OVERRULE = 0.9
+
+
+def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None):
+    """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
+
+    - a die the pip reader read stays only if the network gives its value some support
+      (``SUPPORT``) and is not sure of another (``OVERRULE``); else it becomes uncertain;
+    - an uncertain spot becomes a die only when the network is sure (``ACCEPT``) of a value
+      somewhere on it, and no die read (or disputed) already stands there. The spot's position is only
+      roughly the face's centre (it may be the middle of the pips that did link), so the
+      network looks at a few centres and sizes around it and keeps its surest view (it was
+      taught that a view off a face's centre is no face).
+    - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, add a
+      die only in the same way; otherwise they add nothing (they are not evidence of a die).
+    Without a die size to crop by (no die read, no calibration), the reading is returned as is.
+    """
+    from .types import DiceReading, Die, Uncertain
+
+    if not reading.die_sizes or not (reading.dice or reading.uncertain):
+        return reading
+    net = net or FaceNet.shared()
+    if net is None:
+        return reading
+    side = float(np.median(reading.die_sizes))
+    out = DiceReading(die_sizes=reading.die_sizes)
+    probs = net.probabilities(img, [(d.x, d.y) for d in reading.dice], side)
+    for d, p in zip(reading.dice, probs):
+        best = int(np.argmax(p))
+        if best != d.value - 1 and p[best] > OVERRULE:
+            seen = "no top face" if best == NOT_A_FACE else f"a {best + 1}"
+            out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face looks like {seen}"))
+        elif p[d.value - 1] < SUPPORT:
+            out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face does not look it"))
+        else:
+            out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
+    # A die already stands, or the two readers disagreed, here: nothing more to read.
+    taken = [(d.x, d.y) for d in out.dice] + [(u.x, u.y) for u in out.uncertain]
+    spots = [(u.x, u.y) for u in reading.uncertain] + list(candidates)
+    for k, (value, p, x, y) in enumerate(_surest_views(net, img, spots, side)):
+        near = any(math.hypot(x - tx, y - ty) < 0.75 * side for tx, ty in taken)
+        if p >= ACCEPT and not near:
+            out.dice.append(Die(value, x, y, round(0.5 + 0.4 * p, 3)))
+            taken.append((x, y))
+        elif k < len(reading.uncertain):
+            out.uncertain.append(reading.uncertain[k])
+    return out
+
+
+# Where the network looks around an uncertain spot: offsets in die sides, and crop sizes.
+_OFFSETS = [(0.0, 0.0), (-0.3, 0.0), (0.3, 0.0), (0.0, -0.3), (0.0, 0.3)]
+_SIZES = (0.8, 1.0, 1.2)
+
+
+def _surest_views(net: FaceNet, img: np.ndarray, spots, side: float):
+    """For each spot (x, y): (value, probability, x, y) of the network's surest face reading
+    near it."""
+    if not spots:
+        return []
+    views = [(x + dx * side, y + dy * side, k * side)
+             for x, y in spots for k in _SIZES for dx, dy in _OFFSETS]
+    probs = net.crop_probabilities(img, views).reshape(len(spots), -1, NOT_A_FACE + 1)
+    out = []
+    for p in probs:
+        faces = p[:, :NOT_A_FACE]
+        i, v = np.unravel_index(int(np.argmax(faces)), faces.shape)
+        x, y, _ = views[len(out) * len(faces) + i]
+        out.append((int(v) + 1, float(faces[i, v]), x, y))
+    return out

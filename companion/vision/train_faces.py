@@ -1,0 +1,261 @@
+"""Train the face network of ``face_net.py`` and export it to ONNX (development tool).
+
+Needs PyTorch and onnx, which the companion itself never does (``pip install
+'.[train]'``)::
+
+    python -m companion.vision.train_faces --photos ../shared/datasets/dice-real-dev \\
+        --out companion/vision/models/dice_faces.onnx [--holdout 5] [--epochs 40]
+
+``--holdout K`` keeps every K-th photo (from the first) out of training and reports the
+crop accuracy on them: the figure to trust, since those photos were never seen.
+
+Training examples are crops made by ``face_net.face_crop``, the very function the reader
+uses, around each labelled die (turned to any angle, mirrored, shifted a little, rescaled,
+their colour channels shuffled or inverted, blurred, noised, shrunk and enlarged again as a
+small webcam frame would show them), plus "not a face" crops: the tray, the gap between
+dice, half a die, edges of things that are not dice (text, pencils, the tray wall), rendered
+clutter, coins and logo faces. About a third of the dice come from
+rendered trays (other colours, pip styles and slants than the photos have).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import math
+import os
+import time
+
+import cv2
+import numpy as np
+
+from .face_net import CROP_PX, NOT_A_FACE, face_crop, normalise
+from .render import DIE_COLOURS, render_scene
+
+WORK_SIDE = 1000       # the reader's working size for big photos (segment.WORK_SIDE)
+BOX_TO_CROP = 1.45     # crop side per labelled top-face box side (see face_net.CROP_FACTOR)
+
+
+def load_photos(folder: str):
+    """[(image at the reader's working size, [(value, x, y, box)])] for each labelled photo."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(folder, "*.jpg"))):
+        img = cv2.imread(path, cv2.IMREAD_REDUCED_COLOR_2)
+        h, w = img.shape[:2]
+        s = min(1.0, WORK_SIDE / max(h, w))
+        img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        h, w = img.shape[:2]
+        dice = []
+        with open(path[:-4] + ".txt") as fh:
+            for line in fh:
+                p = line.split()
+                if len(p) == 5:
+                    c, x, y, bw, bh = int(p[0]), *map(float, p[1:])
+                    dice.append((c + 1, x * w, y * h, max(bw * w, bh * h)))
+        out.append((img, dice))
+    return out
+
+
+def rendered_scenes(n: int, rng: np.random.Generator):
+    """Rendered trays in the same form as ``load_photos``."""
+    out = []
+    for k in range(n):
+        size = int(rng.uniform(22, 70))
+        style = dict(die_size=size, die_colour="mixed", light=rng.uniform(0, 0.6),
+                     noise=rng.uniform(0, 6), blur=rng.uniform(0, 1.2), tilt=rng.uniform(0, 0.3),
+                     side=rng.uniform(0, 0.4), touching=bool(rng.random() < 0.3),
+                     clutter=int(rng.integers(0, 7)),
+                     tray_colour=tuple(int(c) for c in rng.integers(40, 230, 3)))
+        if rng.random() < 0.5:
+            colour, pip = DIE_COLOURS[int(rng.integers(len(DIE_COLOURS)))]
+            style.update(die_colour=colour, pip_colour=pip)
+        logo = int(rng.integers(1, 7)) if rng.random() < 0.3 else None
+        if logo:
+            style["logo"] = logo
+        values = [int(v) for v in rng.integers(1, 7, int(rng.integers(1, 8)))]
+        coins = [("heads", "tails")[int(c)] for c in rng.integers(0, 2, int(rng.integers(0, 3)))]
+        frame, truth = render_scene(values, coins, seed=int(rng.integers(1 << 30)), **style)
+        # A logo face is not a pip face, nor is a coin: they must come out as "not a face".
+        dice = [(NOT_A_FACE + 1 if v == logo else v, x, y, size * 1.2) for v, x, y in truth["dice"]]
+        dice += [(NOT_A_FACE + 1, x, y, size * 1.2) for _, x, y, _ in truth["coins"]]
+        out.append((frame, dice))
+    return out
+
+
+def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Slant, colour, blur, noise and resolution changes a new table and camera may bring."""
+    if rng.random() < 0.5:
+        # A camera at a slant squashes the top face along one direction.
+        a, k = rng.uniform(0, math.pi), rng.uniform(0.65, 1.0)
+        c, s_ = math.cos(a), math.sin(a)
+        rot = np.array([[c, -s_], [s_, c]])
+        m = rot @ np.diag([1.0, k]) @ rot.T
+        centre = np.array([CROP_PX / 2, CROP_PX / 2])
+        affine = np.hstack([m, (centre - m @ centre)[:, None]])
+        crop = cv2.warpAffine(crop, affine, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.7:
+        crop = crop[:, :, rng.permutation(3)]
+    if rng.random() < 0.15:
+        crop = 255 - crop
+    f = crop.astype(np.float32)
+    if rng.random() < 0.5:   # a grey-ish or a more saturated camera
+        grey = f.mean(axis=2, keepdims=True)
+        f = grey + (f - grey) * rng.uniform(0.3, 1.5)
+    f = f * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+    if rng.random() < 0.3:
+        f = 255 * (np.clip(f, 0, 255) / 255) ** rng.uniform(0.6, 1.6)
+    if rng.random() < 0.35:   # a small, soft webcam image of the die
+        s = rng.uniform(0.35, 0.8)
+        small = cv2.resize(f, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        f = cv2.resize(small, (CROP_PX, CROP_PX), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.3))
+    if rng.random() < 0.5:
+        f = f + rng.normal(0, rng.uniform(1, 8), f.shape)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+_EDGES: dict[int, np.ndarray] = {}
+
+
+def _edge_points(img: np.ndarray) -> np.ndarray:
+    """Points on the edges of ``img`` (cached per image)."""
+    if id(img) not in _EDGES:
+        ys, xs = np.nonzero(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), 60, 150))
+        _EDGES[id(img)] = np.stack([xs, ys], axis=1)[::7].astype(np.float64)
+    return _EDGES[id(img)]
+
+
+def examples(scenes, rng: np.random.Generator, per_die: int, negatives: float):
+    """One epoch of (crops N x 48 x 48 x 3 uint8, labels N) drawn from ``scenes``."""
+    crops, labels = [], []
+    for img, dice in scenes:
+        if not dice:
+            continue
+        h, w = img.shape[:2]
+        boxes = np.array([d[3] for d in dice])
+        centres = np.array([(d[1], d[2]) for d in dice])
+        for value, x, y, box in dice:
+            for _ in range(per_die):
+                c = BOX_TO_CROP * box * math.exp(rng.uniform(-0.3, 0.3))
+                dx, dy = rng.uniform(-0.07, 0.07, 2) * c
+                crop = face_crop(img, x + dx, y + dy, c, rng.uniform(0, 360))
+                if rng.random() < 0.5:
+                    crop = crop[:, ::-1]
+                crops.append(augment(crop, rng))
+                labels.append(value - 1)
+        edges = _edge_points(img)
+        for _ in range(int(round(negatives * len(dice) * per_die))):
+            box = float(np.median(boxes)) * math.exp(rng.uniform(-0.3, 0.3))
+            kind = rng.random()
+            if kind < 0.4:
+                # Half a die, or the gap between two: off the face centre by half a side or more.
+                k = int(rng.integers(len(dice)))
+                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.45, 0.9) * box
+                x, y = centres[k] + r * np.array([math.cos(a), math.sin(a)])
+            elif kind < 0.75 and len(edges):
+                # Something with edges that is not a die: lines of text, a pencil, the tray's wall.
+                x, y = edges[int(rng.integers(len(edges)))]
+            else:
+                x, y = rng.uniform(0, w), rng.uniform(0, h)
+            if (np.hypot(*(centres - (x, y)).T) < 0.4 * boxes).any():
+                continue
+            crop = face_crop(img, x, y, BOX_TO_CROP * box, rng.uniform(0, 360))
+            crops.append(augment(crop, rng))
+            labels.append(NOT_A_FACE)
+    return np.stack(crops), np.array(labels, np.int64)
+
+
+def build_model():
+    import torch.nn as nn
+
+    def conv(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    # 48 -> 24 -> 12 -> 6: the last map still has the 3x3 pip grid's layout in it. Small
+    # enough to run in about a millisecond for a tray of dice on a Pi.
+    return nn.Sequential(*conv(3, 12), nn.MaxPool2d(2),
+                         *conv(12, 24), *conv(24, 24), nn.MaxPool2d(2),
+                         *conv(24, 40), *conv(40, 40), nn.MaxPool2d(2), nn.Flatten(),
+                         nn.Dropout(0.3), nn.Linear(40 * 6 * 6, 64), nn.ReLU(), nn.Linear(64, 7))
+
+
+def accuracy(model, crops, labels) -> tuple[float, np.ndarray]:
+    import torch
+    model.eval()
+    with torch.no_grad():
+        logits = model(torch.from_numpy(normalise(crops)))
+    pred = logits.argmax(1).numpy()
+    conf = np.zeros((7, 7), int)
+    for t, p in zip(labels, pred):
+        conf[t, p] += 1
+    return float((pred == labels).mean()), conf
+
+
+def main(argv=None) -> int:
+    import torch
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--photos", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--holdout", type=int, default=0, help="keep every K-th photo out (0: none)")
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--rendered", type=int, default=250, help="rendered trays to add")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    torch.manual_seed(args.seed)
+    # One thread: on a shared two-core machine, two threads wait on each other more than they help.
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(args.seed)
+    photos = load_photos(args.photos)
+    held = photos[::args.holdout] if args.holdout else []
+    train = [p for k, p in enumerate(photos) if not args.holdout or k % args.holdout]
+    train += rendered_scenes(args.rendered, rng)
+    print(f"{len(train)} training scenes, {len(held)} held-out photos")
+    if held:
+        vx, vy = [], []
+        for img, dice in held:
+            for v, x, y, box in dice:
+                vx.append(face_crop(img, x, y, BOX_TO_CROP * box))
+                vy.append(v - 1)
+        vx, vy = np.stack(vx), np.array(vy)
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=args.epochs)
+    lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    for epoch in range(args.epochs):
+        t0 = time.time()
+        x, y = examples(train, rng, per_die=3, negatives=0.5)
+        x, y = torch.from_numpy(normalise(x)), torch.from_numpy(y)
+        model.train()
+        order = torch.randperm(len(y))
+        total = 0.0
+        for i in range(0, len(y), 128):
+            b = order[i:i + 128]
+            opt.zero_grad()
+            loss = lossf(model(x[b]), y[b])
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(b)
+        sched.step()
+        msg = f"epoch {epoch + 1}: {len(y)} crops, loss {total / len(y):.4f}, {time.time() - t0:.0f} s"
+        if held:
+            acc, _ = accuracy(model, vx, vy)
+            msg += f", held-out crop accuracy {100 * acc:.2f} %"
+        print(msg, flush=True)
+    if held:
+        acc, conf = accuracy(model, vx, vy)
+        print("held-out confusion (rows: true 1-6; columns: 1-6, not a face):")
+        print(conf[:6])
+    model.eval()
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, CROP_PX, CROP_PX), args.out, dynamo=False,
+                      input_names=["crops"], output_names=["logits"], opset_version=11,
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    print(f"wrote {args.out} ({os.path.getsize(args.out) / 1e6:.2f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
