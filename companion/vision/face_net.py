@@ -13,8 +13,10 @@ not matter). It answers seven probabilities: faces 1-6, and "no readable top fac
 (a side of a die, the gap between two dice, the tray, text, a coin, a logo, a blur).
 
 The weights (``models/dice_faces.onnx``, 0.5 MB) were trained here by ``train_faces.py`` on
-200 of the 250 real dev photos (every fifth held out, to measure on) and on rendered trays;
-only OpenCV is needed to run them.
+200 of the 250 real dev photos (every fifth held out, to measure on) and on rendered trays
+(``python -m companion.vision.train_faces --photos ../shared/datasets/dice-real-dev --out
+companion/vision/models/dice_faces.onnx --holdout 5 --epochs 36 --seed 4``, about 30 minutes
+on one core); only OpenCV is needed to run them.
 """
 
 from __future__ import annotations
