@@ -29,6 +29,8 @@ import threading
 import cv2
 import numpy as np
 
+from .types import DiceReading, Die, Uncertain
+
 log = logging.getLogger(__name__)
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "models", "dice_faces.onnx")
@@ -56,7 +58,7 @@ def face_crop(img: np.ndarray, x: float, y: float, crop_side: float, angle_deg: 
     bottom, right = 2 * half - top - region.shape[0], 2 * half - left - region.shape[1]
     if top or left or bottom > 0 or right > 0:
         region = cv2.copyMakeBorder(region, top, max(0, bottom), left, max(0, right), cv2.BORDER_REPLICATE)
-    size = max(out, int(round(2 * half * scale)))
+    size = int(round(2 * half * scale))   # (over 1.4 * out: the region is 1.44 crops wide)
     shrink = size / (2 * half)
     region = cv2.resize(region, (size, size), interpolation=cv2.INTER_AREA if shrink < 1 else cv2.INTER_LINEAR)
     c = (x - x0) * shrink, (y - y0) * shrink
@@ -144,8 +146,6 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       die only in the same way; otherwise they add nothing (they are not evidence of a die).
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
-    from .types import DiceReading, Die, Uncertain
-
     if not reading.die_sizes or not (reading.dice or reading.uncertain):
         return reading
     net = net or FaceNet.shared()
@@ -188,11 +188,11 @@ def _surest_views(net: FaceNet, img: np.ndarray, spots, side: float):
         return []
     views = [(x + dx * side, y + dy * side, k * side)
              for x, y in spots for k in _SIZES for dx, dy in _OFFSETS]
-    probs = net.crop_probabilities(img, views).reshape(len(spots), -1, NOT_A_FACE + 1)
+    per_spot = len(_SIZES) * len(_OFFSETS)
+    faces = net.crop_probabilities(img, views)[:, :NOT_A_FACE].reshape(len(spots), per_spot, NOT_A_FACE)
     out = []
-    for p in probs:
-        faces = p[:, :NOT_A_FACE]
-        i, v = np.unravel_index(int(np.argmax(faces)), faces.shape)
-        x, y, _ = views[len(out) * len(faces) + i]
-        out.append((int(v) + 1, float(faces[i, v]), x, y))
+    for s, p in enumerate(faces):
+        i, v = np.unravel_index(int(np.argmax(p)), p.shape)
+        x, y, _ = views[s * per_spot + i]
+        out.append((int(v) + 1, float(p[i, v]), x, y))
     return out

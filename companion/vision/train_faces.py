@@ -116,21 +116,17 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
-_EDGES: dict[int, np.ndarray] = {}
+def edge_points(img: np.ndarray) -> np.ndarray:
+    """Points (x, y) on the edges of ``img``: where "not a face" examples with edges come from."""
+    ys, xs = np.nonzero(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), 60, 150))
+    return np.stack([xs, ys], axis=1)[::7].astype(np.float64)
 
 
-def _edge_points(img: np.ndarray) -> np.ndarray:
-    """Points on the edges of ``img`` (cached per image)."""
-    if id(img) not in _EDGES:
-        ys, xs = np.nonzero(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), 60, 150))
-        _EDGES[id(img)] = np.stack([xs, ys], axis=1)[::7].astype(np.float64)
-    return _EDGES[id(img)]
-
-
-def examples(scenes, rng: np.random.Generator, per_die: int, negatives: float):
-    """One epoch of (crops N x 48 x 48 x 3 uint8, labels N) drawn from ``scenes``."""
+def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: float):
+    """One epoch of (crops N x 48 x 48 x 3 uint8, labels N) drawn from ``scenes`` (with
+    ``edges``, each scene's ``edge_points``)."""
     crops, labels = [], []
-    for img, dice in scenes:
+    for (img, dice), edges in zip(scenes, edges):
         if not dice:
             continue
         h, w = img.shape[:2]
@@ -145,7 +141,6 @@ def examples(scenes, rng: np.random.Generator, per_die: int, negatives: float):
                     crop = crop[:, ::-1]
                 crops.append(augment(crop, rng))
                 labels.append(value - 1)
-        edges = _edge_points(img)
         for _ in range(int(round(negatives * len(dice) * per_die))):
             box = float(np.median(boxes)) * math.exp(rng.uniform(-0.3, 0.3))
             kind = rng.random()
@@ -212,6 +207,7 @@ def main(argv=None) -> int:
     held = photos[::args.holdout] if args.holdout else []
     train = [p for k, p in enumerate(photos) if not args.holdout or k % args.holdout]
     train += rendered_scenes(args.rendered, rng)
+    edges = [edge_points(img) for img, _ in train]
     print(f"{len(train)} training scenes, {len(held)} held-out photos")
     if held:
         vx, vy = [], []
@@ -226,7 +222,7 @@ def main(argv=None) -> int:
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(args.epochs):
         t0 = time.time()
-        x, y = examples(train, rng, per_die=3, negatives=0.5)
+        x, y = examples(train, edges, rng, per_die=3, negatives=0.5)
         x, y = torch.from_numpy(normalise(x)), torch.from_numpy(y)
         model.train()
         order = torch.randperm(len(y))
