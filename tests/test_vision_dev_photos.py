@@ -49,4 +49,21 @@ def test_dev_subset_accuracy():
             tot[k] += res[k]
     assert n > 50
     assert (tot["wrong"] + tot["phantom"]) / n <= 0.03
-    assert tot["correct"] / n >= 0.88
+    assert tot["correct"] / n >= 0.93
+
+
+def test_white_ones_on_the_pale_tray_are_read():
+    # Eight 1s, two of them white dice whose outline the pale tray hides: only their pip
+    # shows, which the pip reader alone takes for no evidence of a die. The face network,
+    # asked about such lone spots, finds the die around them. (A photo the network never
+    # saw in training.)
+    import cv2
+
+    from companion.vision.dice import read_dice
+
+    acc = _accuracy_module()
+    path = os.path.join(DEV, "IMG_20191208_112305.jpg")
+    img = cv2.imread(path)
+    labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
+    res = acc.score_image(read_dice(img), labels)
+    assert (res["correct"], res["wrong"], res["phantom"]) == (len(labels), 0, 0)

@@ -70,6 +70,21 @@ def test_a_clear_face_left_uncertain_is_read_when_the_network_is_sure(net):
     assert any(d.value == v0 and abs(d.x - x0) < 15 and abs(d.y - y0) < 15 for d in checked.dice)
 
 
+def test_a_value_the_pips_showed_stands_only_if_the_network_agrees(net):
+    frame, dice = _scene(11)
+    (v0, x0, y0), rest = dice[0], dice[1:]
+    read = [Die(v, x, y, 0.9) for v, x, y in rest]
+    agreed = second_opinion(frame, DiceReading(read, [Uncertain(x0, y0, "too blurred", v0)], [44.0]), net=net)
+    assert sorted(d.value for d in agreed.dice) == sorted(v for v, _, _ in dice) and not agreed.uncertain
+    # The network is sure of v0 here (see above), but the pips showed another value: the
+    # two readers disagree, so the die stays uncertain rather than take either word.
+    wrong = v0 % 6 + 1
+    disputed = second_opinion(frame, DiceReading(read, [Uncertain(x0, y0, "too blurred", wrong)], [44.0]),
+                              net=net)
+    assert sorted(d.value for d in disputed.dice) == sorted(v for v, _, _ in rest)
+    assert [(u.x, u.y) for u in disputed.uncertain] == [(x0, y0)]
+
+
 def test_the_bare_tray_and_the_gap_between_dice_are_never_read(net):
     frame, dice = _scene(3)
     (_, x0, y0), (_, x1, y1) = dice[:2]

@@ -169,8 +169,9 @@ def _rescale(reading: DiceReading, factor: float, offset, pre: bool = False) -> 
         return ((x + ox) * factor, (y + oy) * factor) if pre else (x * factor + ox, y * factor + oy)
 
     dice = [Die(d.value, *pos(d.x, d.y), d.confidence) for d in reading.dice]
-    unc = [Uncertain(*pos(u.x, u.y), u.reason) for u in reading.uncertain]
-    return DiceReading(dice, unc, [s * factor for s in reading.die_sizes])
+    unc = [Uncertain(*pos(u.x, u.y), u.reason, u.hint) for u in reading.uncertain]
+    return DiceReading(dice, unc, [s * factor for s in reading.die_sizes],
+                       [pos(x, y) for x, y in reading.leads])
 
 
 def _pip_kernel(img: np.ndarray) -> int:
@@ -216,7 +217,7 @@ def _merge(a: DiceReading | None, b: DiceReading | None) -> DiceReading | None:
         return a or b
     sizes = a.die_sizes + b.die_sizes
     side = float(np.median(sizes)) if sizes else 20.0
-    out = DiceReading(die_sizes=sizes)
+    out = DiceReading(die_sizes=sizes, leads=a.leads + b.leads)
     used = set()
     for d in a.dice:
         match = next((k for k, e in enumerate(b.dice) if k not in used
@@ -284,7 +285,7 @@ def _no_overlaps(reading: DiceReading) -> DiceReading:
         d = reading.dice[k]
         if not any(math.hypot(u.x - d.x, u.y - d.y) < 0.6 * side for u in unc):
             unc.append(Uncertain(d.x, d.y, "two readings on one die"))
-    return DiceReading(keep, unc, reading.die_sizes)
+    return DiceReading(keep, unc, reading.die_sizes, reading.leads)
 
 
 def _diagonal(pts: np.ndarray, body_angle_deg: float, tol_deg: float = 20.0) -> bool:
@@ -355,6 +356,7 @@ class FaceFinder:
         self.r = np.array([p.r for p in pips], np.float32)
         self.ratio = np.array([p.ratio for p in pips], np.float64)
         self.read_pip_radii: list[float] = []
+        self._lone: list[int] = []   # lone round spots with no die body found around them
         self.pip_colours = self._sample(self.xy[:, 0], self.xy[:, 1])
         # The body colour around each pip: the median of 12 samples on a ring just outside
         # it, all pips sampled in one batch.
@@ -561,6 +563,12 @@ class FaceFinder:
         reading = DiceReading()
         for idx in self.groups():
             self._judge(idx, reading)
+        if self.read_pip_radii:
+            # Worth a second look only if pip-sized and round, as a 1's pip is (often
+            # bigger than the other faces' pips; specks on the tray are smaller).
+            r = float(np.median(self.read_pip_radii))
+            reading.leads += [(float(self.xy[i, 0]), float(self.xy[i, 1])) for i in self._lone
+                              if 0.8 * r <= self.r[i] <= 2.2 * r and self.ratio[i] >= 0.7]
         if self.fg is not None and reading.uncertain:
             self._reread_blobs(reading)
         return _no_overlaps(reading)
@@ -693,22 +701,30 @@ class FaceFinder:
             # face's pips and a smaller spot beside them).
             if float(self.r[idx].max()) > 1.45 * float(self.r[idx].min()):
                 value, reason = None, "pips of different sizes"
+        # What the pips show, for the checks below that doubt the die rather than the count
+        # (a check that finds a pip missing or misplaced says the count itself is wrong).
+        hint = value if len(idx) >= 2 else None
         body = self._body(idx)
         r = _mean32(self.r[idx])
         if body is None:
-            if value is not None and len(idx) >= 2:
-                reading.uncertain.append(Uncertain(cx, cy, "no die body around the pips"))
+            if hint is not None:
+                reading.uncertain.append(Uncertain(cx, cy, "no die body around the pips", hint))
+            elif len(idx) == 1:
+                self._lone.append(idx[0])
             return
         comp, x0, y0, bounded = body
         area = float(comp.sum())
         side = math.sqrt(area)
         if not bounded:
             if len(idx) == 1:
-                return   # a lone round spot on a big plain surface: not evidence of a die
+                # A lone round spot on a big plain surface: not evidence of a die (but a
+                # white 1 on a pale tray looks just so).
+                self._lone.append(idx[0])
+                return
             if len(idx) <= 3:
                 # Two or three spots are weak evidence on their own: without a die body
                 # around them they may be anything (holes, print, a side face).
-                reading.uncertain.append(Uncertain(cx, cy, "no die body around the pips"))
+                reading.uncertain.append(Uncertain(cx, cy, "no die body around the pips", hint))
                 return
             side = None
         else:
@@ -737,8 +753,10 @@ class FaceFinder:
                     reading.uncertain.append(Uncertain(bx, by, "pips of one face not all linked"))
                     return
             elif not die_like:
-                reading.uncertain.append(Uncertain(cx, cy, "pips not on a die-shaped body"))
+                reading.uncertain.append(Uncertain(cx, cy, "pips not on a die-shaped body", hint))
                 return
+            # A die's body, read or not: its size tells the second reader how wide to look.
+            reading.die_sizes.append(side)
             # Other round pips on the same body mean a face we did not link completely.
             others = self.ratio >= SIDE_FACE_RATIO
             others[idx] = False
@@ -757,7 +775,7 @@ class FaceFinder:
                 reading.uncertain.append(Uncertain(cx, cy, f"{value} pips not on the diagonal"))
                 return
             if value is not None and len(idx) >= 2 and math.hypot(bx - cx, by - cy) > 0.3 * side:
-                reading.uncertain.append(Uncertain(cx, cy, "face not centred on its die"))
+                reading.uncertain.append(Uncertain(cx, cy, "face not centred on its die", hint))
                 return
         if value is None:
             reading.uncertain.append(Uncertain(cx, cy, reason))
@@ -766,11 +784,11 @@ class FaceFinder:
         if faint < MIN_PIP_CONTRAST:
             # Dice are made to be read at a glance: spots this faint are more likely the
             # body showing between blurred pips, or marbling, than pips.
-            reading.uncertain.append(Uncertain(cx, cy, "pips too faint"))
+            reading.uncertain.append(Uncertain(cx, cy, "pips too faint", hint))
             return
         if self.blur_radius(idx) > BLUR_LIMIT * r:
             # Blurred over half a pip: a neighbouring pip may have faded away entirely.
-            reading.uncertain.append(Uncertain(cx, cy, "too blurred to be sure"))
+            reading.uncertain.append(Uncertain(cx, cy, "too blurred to be sure", hint))
             return
         if not self._empty_where_expected(idx, value):
             reading.uncertain.append(Uncertain(cx, cy, f"a spot where a {value} has no pip"))
@@ -781,5 +799,3 @@ class FaceFinder:
             conf *= 0.8
         reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3)))
         self.read_pip_radii.append(r)
-        if side is not None:
-            reading.die_sizes.append(side)

@@ -12,10 +12,10 @@ to ``CROP_PX`` pixels and normalised by its own mean and spread (so lighting and
 not matter). It answers seven probabilities: faces 1-6, and "no readable top face here"
 (a side of a die, the gap between two dice, the tray, text, a coin, a logo, a blur).
 
-The weights (``models/dice_faces.onnx``, 0.5 MB) were trained here by ``train_faces.py`` on
+The weights (``models/dice_faces.onnx``, 1.2 MB) were trained here by ``train_faces.py`` on
 200 of the 250 real dev photos (every fifth held out, to measure on) and on rendered trays
 (``python -m companion.vision.train_faces --photos ../shared/datasets/dice-real-dev --out
-companion/vision/models/dice_faces.onnx --holdout 5 --epochs 36 --seed 4``, about 30 minutes
+companion/vision/models/dice_faces.onnx --holdout 5 --epochs 40 --seed 4``, about 40 minutes
 on one core); only OpenCV is needed to run them.
 """
 
@@ -123,11 +123,14 @@ class FaceNet:
 
 # The network must be this sure to read a face the pip reader could not; a face the pip
 # reader did read needs at least SUPPORT for its value from the network, and no other
-# value over OVERRULE. (On the 50 dev photos it never saw, at full size and at 640 px, it
-# gave 557 of the 558 faces the pip reader read right over 5 %, and both of the pip
-# reader's real misreads under 5 %. At 0.95 instead of 0.98 it read 2-3 % more dice but
-# also some wrong.)
-ACCEPT = 0.98
+# value over OVERRULE. Where the pips showed a value but a check doubted the die (its body
+# not found, a blur), the network confirms that value at AGREE: two readers that fail in
+# different ways, agreeing. (On the 50 dev photos it never saw, at full size and at 640 px,
+# it gave each of the 558 faces the pip reader read right over 5 %. At 0.98 instead of
+# 0.95 it read 2-3 % fewer dice right and none fewer wrong; at 0.9, and at 0.95 for an
+# earlier, narrower network, it read some wrong.)
+ACCEPT = 0.95
+AGREE = 0.8
 SUPPORT = 0.05
 OVERRULE = 0.9
 
@@ -137,13 +140,19 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
 
     - a die the pip reader read stays only if the network gives its value some support
       (``SUPPORT``) and is not sure of another (``OVERRULE``); else it becomes uncertain;
-    - an uncertain spot becomes a die only when the network is sure (``ACCEPT``) of a value
-      somewhere on it, and no die read (or disputed) already stands there. The spot's position is only
-      roughly the face's centre (it may be the middle of the pips that did link), so the
-      network looks at a few centres and sizes around it and keeps its surest view (it was
-      taught that a view off a face's centre is no face).
-    - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, add a
-      die only in the same way; otherwise they add nothing (they are not evidence of a die).
+    - an uncertain spot where the pips showed a value (its ``hint``: the pips' layout read,
+      but a check doubted the die, e.g. no body found or a blur) becomes a die only if the
+      network, looking at the pips' middle, reads that very value at ``AGREE``; if it reads
+      another, the two readers disagree and the spot stays uncertain;
+    - any other uncertain spot becomes a die only when the network is sure (``ACCEPT``) of
+      a value somewhere on it. The spot's position is only roughly the face's centre (it may
+      be the middle of the pips that did link), so the network looks at a few centres and
+      sizes around it and keeps its surest view (it was taught that a view off a face's
+      centre is no face);
+    - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, and the
+      reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
+      die only at ``ACCEPT``; otherwise they add nothing (they are not evidence of a die).
+    Nothing becomes a die where a die was read, or disputed, already.
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
     if not reading.die_sizes or not (reading.dice or reading.uncertain):
@@ -165,34 +174,49 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
     # A die already stands, or the two readers disagreed, here: nothing more to read.
     taken = [(d.x, d.y) for d in out.dice] + [(u.x, u.y) for u in out.uncertain]
-    spots = [(u.x, u.y) for u in reading.uncertain] + list(candidates)
-    for k, (value, p, x, y) in enumerate(_surest_views(net, img, spots, side)):
-        near = any(math.hypot(x - tx, y - ty) < 0.75 * side for tx, ty in taken)
-        if p >= ACCEPT and not near:
-            out.dice.append(Die(value, x, y, round(0.5 + 0.4 * p, 3)))
-            taken.append((x, y))
+    # Where the pips showed a value, their middle is the face's centre if that value is right.
+    spots = [(u.x, u.y, u.hint, _AROUND if u.hint is None else _CENTRED) for u in reading.uncertain]
+    spots += [(x, y, None, _AROUND) for x, y in candidates]
+    # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
+    looked = taken + [(x, y) for x, y in candidates]
+    for x, y in reading.leads:
+        if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
+            spots.append((x, y, None, _CENTRED))
+            looked.append((x, y))
+    for k, found in enumerate(_surest_views(net, img, spots, side)):
+        if found is not None and not any(math.hypot(found.x - tx, found.y - ty) < 0.75 * side
+                                         for tx, ty in taken):
+            out.dice.append(found)
+            taken.append((found.x, found.y))
         elif k < len(reading.uncertain):
             out.uncertain.append(reading.uncertain[k])
     return out
 
 
-# Where the network looks around an uncertain spot: offsets in die sides, and crop sizes.
-_OFFSETS = [(0.0, 0.0), (-0.3, 0.0), (0.3, 0.0), (0.0, -0.3), (0.0, 0.3)]
+# Where the network looks around a spot, as (x offset, y offset, crop size) in die sides:
+# around an uncertain spot or a blob, which are only roughly a face's centre, five centres
+# at three sizes; at a lone spot, which is a centre if anything, three sizes.
 _SIZES = (0.8, 1.0, 1.2)
+_AROUND = [(dx, dy, k) for k in _SIZES for dx, dy in [(0.0, 0.0), (-0.3, 0.0), (0.3, 0.0), (0.0, -0.3), (0.0, 0.3)]]
+_CENTRED = [(0.0, 0.0, k) for k in _SIZES]
 
 
-def _surest_views(net: FaceNet, img: np.ndarray, spots, side: float):
-    """For each spot (x, y): (value, probability, x, y) of the network's surest face reading
-    near it."""
+def _surest_views(net: FaceNet, img: np.ndarray, spots, side: float) -> list[Die | None]:
+    """For each spot (x, y, hint, views): the die the network reads there, if it is sure
+    enough in one of the views (``ACCEPT``; ``AGREE`` for the hinted value), else None."""
     if not spots:
         return []
-    views = [(x + dx * side, y + dy * side, k * side)
-             for x, y in spots for k in _SIZES for dx, dy in _OFFSETS]
-    per_spot = len(_SIZES) * len(_OFFSETS)
-    faces = net.crop_probabilities(img, views)[:, :NOT_A_FACE].reshape(len(spots), per_spot, NOT_A_FACE)
-    out = []
-    for s, p in enumerate(faces):
-        i, v = np.unravel_index(int(np.argmax(p)), p.shape)
-        x, y, _ = views[s * per_spot + i]
-        out.append((int(v) + 1, float(p[i, v]), x, y))
+    views = [(x + dx * side, y + dy * side, k * side) for x, y, _, pattern in spots for dx, dy, k in pattern]
+    faces = net.crop_probabilities(img, views)[:, :NOT_A_FACE]
+    out: list[Die | None] = []
+    start = 0
+    for x, y, hint, pattern in spots:
+        p = faces[start:start + len(pattern)]
+        i, v = (int(a) for a in np.unravel_index(int(np.argmax(p)), p.shape))
+        # Where the pips showed a value, the network must read that value: two readers that
+        # disagree leave the die uncertain, however sure either is.
+        sure = p[i, v] >= ACCEPT if hint is None else (v + 1 == hint and p[i, v] >= AGREE)
+        vx, vy, _ = views[start + i]
+        out.append(Die(v + 1, vx, vy, round(0.5 + 0.4 * float(p[i, v]), 3)) if sure else None)
+        start += len(pattern)
     return out

@@ -231,6 +231,7 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
         canvas.clutter(k)
     mixed = style.get("die_colour") == "mixed"
     truth = {"dice": [], "coins": []}
+    drawn = []
     for k, v in enumerate(dice):
         if mixed:
             colour, pip = DIE_COLOURS[int(rng.integers(len(DIE_COLOURS)))]
@@ -239,8 +240,12 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
             pip = style.get("pip_colour", DIE_COLOURS[0][1])
         angle = angles[k] if angles is not None else rng.uniform(0, math.pi / 2)
         x, y = positions[k]
-        canvas.die(v, x, y, half, angle, colour, pip, float(style.get("side", 0.0)), style.get("logo"))
+        drawn.append((y, k, (v, x, y, half, angle, colour, pip)))
         truth["dice"].append((v, x, y))
+    # Far dice first: a near die's top face hides the side face of the die behind it, never
+    # the other way round (touching dice seen at a slant).
+    for _, _, args in sorted(drawn):
+        canvas.die(*args, float(style.get("side", 0.0)), style.get("logo"))
     for f, (x, y) in zip(coins, coin_pos):
         canvas.coin(f, x, y, coin_r, rng.uniform(0, 2 * math.pi))
         truth["coins"].append((f, x, y, coin_r))

@@ -21,10 +21,16 @@ class Die:
 
 @dataclass(frozen=True)
 class Uncertain:
-    """Something die- or coin-like that could not be read, and why (never turned into a value)."""
+    """Something die- or coin-like that could not be read, and why (never turned into a value).
+
+    ``hint`` is the value the pips seemed to show where a check then failed (the die's body
+    not found, a blur): not a reading, but what a second reader may confirm. It stays
+    inside the reader (not in the JSON).
+    """
     x: float
     y: float
     reason: str
+    hint: int | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,8 @@ class Coin:
 def _rounded(obj) -> dict:
     out = {}
     for key, value in asdict(obj).items():
+        if key == "hint":
+            continue
         out[key] = round(value, 1 if key in ("x", "y", "r") else 3) if isinstance(value, float) else value
     return out
 
@@ -51,6 +59,9 @@ class DiceReading:
     uncertain: list[Uncertain] = field(default_factory=list)
     # Side in pixels of each die body measured (for calibration; not part of the JSON).
     die_sizes: list[float] = field(default_factory=list, repr=False, compare=False)
+    # Lone round spots with no die body found around them (a 1 on a white die the tray
+    # hides): not evidence of a die, but places for a second reader to look (not in the JSON).
+    leads: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def marks(self) -> list[tuple]:
