@@ -20,8 +20,10 @@ a blank or logo face) are reported as uncertain too.
 
 Finally a second reader, a small network that reads a face from its look (``face_net``),
 gets its say: a die read from the pips stands only if the network does not contradict it;
-an uncertain spot, or a die-sized blob where nothing was reported, becomes a die only when
-the network is all but sure of its value. A calibrated logo face is read as its value.
+where the pips showed a value but a check doubted the die (no body found, a blur), the
+network must read that same value; an uncertain spot, a die-sized blob where nothing was
+reported, or a lone round spot (all a white 1 on a pale tray shows) becomes a die only
+when the network is all but sure of its value. A calibrated logo face is read as its value.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 The frame is scaled down internally for large photos; positions are in the caller's pixels.

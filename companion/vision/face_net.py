@@ -15,7 +15,7 @@ not matter). It answers seven probabilities: faces 1-6, and "no readable top fac
 The weights (``models/dice_faces.onnx``, 1.2 MB) were trained here by ``train_faces.py`` on
 200 of the 250 real dev photos (every fifth held out, to measure on) and on rendered trays
 (``python -m companion.vision.train_faces --photos ../shared/datasets/dice-real-dev --out
-companion/vision/models/dice_faces.onnx --holdout 5 --epochs 40 --seed 4``, about 40 minutes
+companion/vision/models/dice_faces.onnx --holdout 5 --epochs 40 --seed 4``, about 45 minutes
 on one core); only OpenCV is needed to run them.
 """
 
@@ -126,9 +126,9 @@ class FaceNet:
 # value over OVERRULE. Where the pips showed a value but a check doubted the die (its body
 # not found, a blur), the network confirms that value at AGREE: two readers that fail in
 # different ways, agreeing. (On the 50 dev photos it never saw, at full size and at 640 px,
-# it gave each of the 558 faces the pip reader read right over 5 %. At 0.98 instead of
-# 0.95 it read 2-3 % fewer dice right and none fewer wrong; at 0.9, and at 0.95 for an
-# earlier, narrower network, it read some wrong.)
+# it gave each of the 558 faces the pip reader read right over 5 %. There, at 0.98 instead
+# of 0.95, it read 2-3 % fewer dice right and none fewer wrong; at 0.9 it read 2 % more
+# right, but on all 250 photos three more wrong.)
 ACCEPT = 0.95
 AGREE = 0.8
 SUPPORT = 0.05

@@ -30,7 +30,7 @@ import time
 import cv2
 import numpy as np
 
-from .face_net import CROP_PX, NOT_A_FACE, face_crop, normalise
+from .face_net import CROP_FACTOR, CROP_PX, NOT_A_FACE, face_crop, normalise
 from .render import DIE_COLOURS, render_scene
 
 WORK_SIDE = 1000       # the reader's working size for big photos (segment.WORK_SIDE)
@@ -121,7 +121,7 @@ def with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``crop`` (of the bare tray) with one to three pip-like dots near its centre: a dot
     with no die around it is not a 1 (the reader asks the network about lone spots)."""
     crop = crop.copy()
-    side = CROP_PX / 2.2     # a die's side in the crop (face_net.CROP_FACTOR)
+    side = CROP_PX / CROP_FACTOR     # a die's side in the crop
     for k in range(int(rng.choice([1, 1, 2, 3]))):
         off = rng.uniform(-0.05, 0.05, 2) if k == 0 else rng.uniform(-0.35, 0.35, 2)
         cx, cy = CROP_PX / 2 + off * side
