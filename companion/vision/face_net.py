@@ -161,19 +161,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     if net is None:
         return reading
     side = float(np.median(reading.die_sizes))
-    out = DiceReading(die_sizes=reading.die_sizes)
-    probs = net.probabilities(img, [(d.x, d.y) for d in reading.dice], side)
-    for d, p in zip(reading.dice, probs):
-        best = int(np.argmax(p))
-        if best != d.value - 1 and p[best] > OVERRULE:
-            seen = "no top face" if best == NOT_A_FACE else f"a {best + 1}"
-            out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face looks like {seen}"))
-        elif p[d.value - 1] < SUPPORT:
-            out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face does not look it"))
-        else:
-            out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
-    # A die already stands, or the two readers disagreed, here: nothing more to read.
-    taken = [(d.x, d.y) for d in out.dice] + [(u.x, u.y) for u in out.uncertain]
+    # Each die read stands, or becomes disputed, where it is: nothing more to read there.
+    taken = [(d.x, d.y) for d in reading.dice]
     # Where the pips showed a value, their middle is the face's centre if that value is right.
     spots = [(u.x, u.y, u.hint, _AROUND if u.hint is None else _CENTRED) for u in reading.uncertain]
     spots += [(x, y, None, _AROUND) for x, y in candidates]
@@ -183,7 +172,21 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
             spots.append((x, y, None, _CENTRED))
             looked.append((x, y))
-    for k, found in enumerate(_surest_views(net, img, spots, side)):
+    # Every view the network is asked about in this frame, in one batch.
+    views = [(x, y, side) for x, y in taken] + _views(spots, side)
+    probs = net.crop_probabilities(img, views)
+    n = len(reading.dice)
+    out = DiceReading(die_sizes=reading.die_sizes)
+    for d, p in zip(reading.dice, probs[:n]):
+        best = int(np.argmax(p))
+        if best != d.value - 1 and p[best] > OVERRULE:
+            seen = "no top face" if best == NOT_A_FACE else f"a {best + 1}"
+            out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face looks like {seen}"))
+        elif p[d.value - 1] < SUPPORT:
+            out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face does not look it"))
+        else:
+            out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
+    for k, found in enumerate(_surest_views(spots, views[n:], probs[n:, :NOT_A_FACE])):
         if found is not None and not any(math.hypot(found.x - tx, found.y - ty) < 0.75 * side
                                          for tx, ty in taken):
             out.dice.append(found)
@@ -201,13 +204,15 @@ _AROUND = [(dx, dy, k) for k in _SIZES for dx, dy in [(0.0, 0.0), (-0.3, 0.0), (
 _CENTRED = [(0.0, 0.0, k) for k in _SIZES]
 
 
-def _surest_views(net: FaceNet, img: np.ndarray, spots, side: float) -> list[Die | None]:
-    """For each spot (x, y, hint, views): the die the network reads there, if it is sure
+def _views(spots, side: float) -> list[tuple[float, float, float]]:
+    """The views (x, y, die side) the network looks at for ``spots`` [(x, y, hint, pattern)]."""
+    return [(x + dx * side, y + dy * side, k * side) for x, y, _, pattern in spots for dx, dy, k in pattern]
+
+
+def _surest_views(spots, views, faces: np.ndarray) -> list[Die | None]:
+    """For each spot (x, y, hint, pattern), given its ``views`` and the network's face
+    probabilities ``faces`` for them (in order): the die it reads there, if it is sure
     enough in one of the views (``ACCEPT``; ``AGREE`` for the hinted value), else None."""
-    if not spots:
-        return []
-    views = [(x + dx * side, y + dy * side, k * side) for x, y, _, pattern in spots for dx, dy, k in pattern]
-    faces = net.crop_probabilities(img, views)[:, :NOT_A_FACE]
     out: list[Die | None] = []
     start = 0
     for x, y, hint, pattern in spots:
