@@ -6,6 +6,9 @@ is none), % reported uncertain, % missed, and the per-face confusion matrix.
     .venv/bin/python benchmarks/vision_accuracy.py [--limit N] [--every K] [--size PX]
 
 ``--size`` downscales each photo first (e.g. 640) to see how the reader fares on small frames.
+``--frame 640x480 --jpeg 80`` makes each photo a webcam frame seen at a slant instead: the
+square dev photos squeezed into 4:3 have their top faces squashed to 0.75, as a camera about
+40 degrees from overhead sees them, and compressed as a webcam's MJPEG stream is.
 """
 
 from __future__ import annotations
@@ -31,6 +34,27 @@ def load_labels(path: str, w: int, h: int) -> list[tuple[int, float, float, floa
                 c, x, y, bw, bh = int(parts[0]), *map(float, parts[1:])
                 out.append((c + 1, x * w, y * h, bw * w, bh * h))
     return out
+
+
+def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0):
+    """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
+    side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does), and
+    JPEG-compressed at quality ``jpeg``."""
+    import cv2
+    sx = sy = 1.0
+    if size:
+        sx = sy = size / max(img.shape[:2])
+    if frame:
+        fw, fh = (int(v) for v in frame.lower().split("x"))
+        sx, sy = fw / img.shape[1], fh / img.shape[0]
+    if sx != 1.0 or sy != 1.0:
+        img = cv2.resize(img, (round(img.shape[1] * sx), round(img.shape[0] * sy)),
+                         interpolation=cv2.INTER_AREA)
+        labels = [(v, x * sx, y * sy, bw * sx, bh * sy) for v, x, y, bw, bh in labels]
+    if jpeg:
+        img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1],
+                           cv2.IMREAD_COLOR)
+    return img, labels
 
 
 def score_image(reading, labels) -> dict:
@@ -80,6 +104,9 @@ def main(argv=None) -> int:
     ap.add_argument("--every", type=int, default=1, help="every K-th photo")
     ap.add_argument("--offset", type=int, default=0, help="start at this photo (with --every)")
     ap.add_argument("--size", type=int, default=0, help="downscale photos to this longest side")
+    ap.add_argument("--frame", help="resize each photo to exactly WxH (e.g. 640x480), "
+                    "squashing it as a slanted camera does")
+    ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--verbose", action="store_true", help="one line per photo")
     ap.add_argument("--model", help="face-network weights to use instead of the shipped ones "
                     "(e.g. trained with --holdout, to score photos it never saw)")
@@ -107,10 +134,7 @@ def main(argv=None) -> int:
         img = cv2.imread(f)
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h)
-        if args.size:
-            s = args.size / max(h, w)
-            img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-            labels = [(v, x * s, y * s, bw * s, bh * s) for v, x, y, bw, bh in labels]
+        img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg)
         t0 = time.perf_counter()
         reading = read_dice(img)
         t_read += time.perf_counter() - t0
@@ -125,6 +149,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f", JPEG {args.jpeg}" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else ""))
     print(f"read correctly   {pct(tot['correct']):6.2f} %  ({tot['correct']})")
     wrong = tot["wrong"] + tot["phantom"]

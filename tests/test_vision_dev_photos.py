@@ -52,6 +52,33 @@ def test_dev_subset_accuracy():
     assert tot["correct"] / n >= 0.93
 
 
+def test_slanted_webcam_frames_of_real_dice():
+    # The same photos as 640x480 webcam frames: squeezed into 4:3, their top faces are
+    # squashed to 0.75 as by a camera 40 degrees from overhead, and JPEG-compressed as a
+    # webcam's stream is. The reader measures the squash from the pips and undoes it: it
+    # reads 86 % right here (59 of 69), against 78 % (54) without undoing it.
+    import glob
+
+    import cv2
+
+    from companion.vision.dice import read_dice
+
+    acc = _accuracy_module()
+    tot = {"correct": 0, "wrong": 0, "phantom": 0}
+    n = 0
+    for f in sorted(glob.glob(os.path.join(DEV, "*.jpg")))[::25]:
+        img = cv2.imread(f, cv2.IMREAD_REDUCED_COLOR_4)
+        labels = acc.load_labels(f[:-4] + ".txt", img.shape[1], img.shape[0])
+        img, labels = acc.as_frame(img, labels, frame="640x480", jpeg=80)
+        res = acc.score_image(read_dice(img), labels)
+        n += len(labels)
+        for k in tot:
+            tot[k] += res[k]
+    assert n > 50
+    assert (tot["wrong"] + tot["phantom"]) / n <= 0.03
+    assert tot["correct"] / n >= 0.84
+
+
 def test_white_ones_on_the_pale_tray_are_read():
     # Eight 1s, two of them white dice whose outline the pale tray hides: only their pip
     # shows, which the pip reader alone takes for no evidence of a die. The face network,

@@ -3,9 +3,10 @@
 Modules:
 
 - ``types``       -- the reading objects (Die, Uncertain, DiceReading, Coin, CoinReading).
-- ``calibration`` -- the JSON calibration of a fixed setup (tray, dice size, logo face, coins).
+- ``calibration`` -- the JSON calibration of a fixed setup (tray, dice size, slant, logo face, coins).
 - ``segment``     -- finding die-like and coin-like regions against the tray.
 - ``pips``        -- finding pips on a die and checking their layout.
+- ``slant``       -- how much a camera at a slant squashed the top faces (undone before reading).
 - ``dice``        -- ``read_dice(frame, calibration=None)``.
 - ``face_net``    -- the small network (OpenCV dnn) whose second opinion each face needs.
 - ``train_faces`` -- trains that network (needs PyTorch; a development tool, never run on the Pi).

@@ -9,6 +9,9 @@ points at it). Every field is optional: an empty calibration means "assume nothi
 - ``die_size``: typical die side in pixels of a frame of ``frame_size``.
 - ``logo_value``: the value (1-6) of the face that bears a logo instead of pips.
 - ``lighting``: median brightness of the tray (0-255) when calibrated.
+- ``stretch``: [fx, fy], how much a camera at a slant squashed the top faces along x and y
+  (1.0 each from overhead): frames are stretched by it before reading (see ``slant.py``),
+  instead of by what each frame's few pips suggest.
 - ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``).
 """
 
@@ -30,6 +33,7 @@ class Calibration:
     frame_size: list[int] | None = None
     logo_value: int | None = None
     lighting: float | None = None
+    stretch: list[float] | None = None
     coin: dict | None = None
     version: int = 1
     extra: dict = field(default_factory=dict)
@@ -45,6 +49,10 @@ class Calibration:
             raise CalibrationError(f"logo_value must be 1-6, not {self.logo_value!r}")
         if self.die_size is not None and not (isinstance(self.die_size, (int, float)) and self.die_size > 0):
             raise CalibrationError(f"die_size must be a positive number, not {self.die_size!r}")
+        if self.stretch is not None and not (
+                isinstance(self.stretch, list) and len(self.stretch) == 2
+                and all(isinstance(v, (int, float)) and 1.0 <= v <= 3.0 for v in self.stretch)):
+            raise CalibrationError(f"stretch must be [fx, fy], each 1.0-3.0, not {self.stretch!r}")
         if self.coin is not None and not isinstance(self.coin, dict):
             raise CalibrationError("coin must be an object")
         return self

@@ -40,8 +40,9 @@ def register(sub) -> None:
     ccal.set_defaults(func=_coins_calibrate)
     coins.set_defaults(func=lambda args: _usage(coins))
 
-    cal = sub.add_parser("calibrate", help="measure a fixed camera setup (tray, dice size, lighting)")
-    cal.add_argument("images", nargs="+", metavar="IMAGE", help="frames of the empty or loaded tray")
+    cal = sub.add_parser("calibrate", help="measure a fixed camera setup (tray, dice size, slant, lighting)")
+    cal.add_argument("images", nargs="+", metavar="IMAGE",
+                     help="frames of the tray with dice in it (their pips show the camera's slant)")
     cal.add_argument("--out", default=DEFAULT_CALIBRATION, metavar="FILE",
                      help=f"where to save it (default {DEFAULT_CALIBRATION}); point the config key "
                           "vision.calibration at it")

@@ -1,6 +1,8 @@
 """Reading six-sided dice: ``read_dice(frame, calibration=None) -> DiceReading``.
 
 The reader works from the pips outwards, so it needs no die size, colour or tray colour.
+A frame from a camera at a slant, whose pips come out flattened, is first stretched until
+they are round again (``slant``), so the top faces are square for every step below.
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
 first pass found; the two are merged die by die, and disagreement makes a die uncertain.
 In each pass:
@@ -26,6 +28,9 @@ reported, or a lone round spot (all a white 1 on a pale tray shows) becomes a di
 when the network is all but sure of its value. A calibrated logo face is read as its value.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
+In a stretched frame the near sides' pips are round too: a face read just below another
+(closer than two touching dice) is that die's side, dropped if it is the same plastic in
+shade and made uncertain otherwise.
 The frame is scaled down internally for large photos; positions are in the caller's pixels.
 """
 
@@ -41,6 +46,7 @@ from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import Pip, empty_positions, find_pips, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, foreground_mask, working_image
+from .slant import side_drop, side_faces, stretch_for
 from .types import DiceReading, Die, Uncertain
 
 # Colour distance (``colour_space`` units, ~0-255) within which two samples are one body.
@@ -51,6 +57,10 @@ MIN_PIP_CONTRAST = 35.0
 BLUR_LIMIT = 0.55
 # Why a lone mark centred on a die body was not read as a 1 (a logo face, if calibrated).
 LOGO_REASON = "a mark that is not a pip (logo face?)"
+OFF_CENTRE_REASON = "lone pip off the face centre"
+NO_PIPS_REASON = "die-shaped but no readable pips"
+# Uncertain spots placed at the centre of a die's outline rather than of its pips.
+OUTLINE_REASONS = frozenset({LOGO_REASON, OFF_CENTRE_REASON, NO_PIPS_REASON})
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
 
@@ -62,57 +72,92 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     offset = (0, 0)
     if cal.tray is not None:
         img, offset = _crop(img, cal.tray)
+    # A camera at a slant squashes the top faces: stretch them square again (``slant``).
+    first_pips = None
+    if cal.stretch is not None:
+        stretch = tuple(cal.stretch) if cal.stretch != [1.0, 1.0] else None
+    else:
+        first_pips = find_pips(img, pip_kernel(img))
+        stretch = stretch_for(first_pips)
+    if stretch is not None:
+        img = cv2.resize(img, (round(img.shape[1] * stretch[0]), round(img.shape[0] * stretch[1])),
+                         interpolation=cv2.INTER_LINEAR)
+        first_pips = None
     # The tray without dice, the colour images and the foreground, shared by every step below.
-    colours = _colours(img)
+    colours = _colours(img, side_drop(stretch) if stretch and stretch[1] > stretch[0] else 0.0)
     if cal.die_size:
         # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die).
         ref = max(cal.frame_size) if cal.frame_size else max(frame.shape[:2])
         die = cal.die_size * max(frame.shape[:2]) / ref * scale
         reading, _ = _read(img, _kernel_for_pip(die / 11), colours)
     else:
-        reading = _read_adapting(img, colours)
+        reading = _read_adapting(img, colours, first_pips)
     reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
     if cal.die_size and not reading.die_sizes:
         reading.die_sizes.append(die)
-    reading = second_opinion(img, reading, _unreported_blobs(colours.fg, reading))
+    reading = second_opinion(img, reading, _unreported_blobs(colours.fg, reading, stretch),
+                             look_above=OUTLINE_REASONS if colours.drop > 0 else ())
+    if stretch is not None:
+        reading = side_faces(colours.frame, reading, stretch)
     if cal.logo_value:
         reading = _logo_faces(reading, cal.logo_value)
+    if stretch is not None:
+        reading = _rescale(reading, (1.0 / stretch[0], 1.0 / stretch[1]), (0, 0))
     return _rescale(reading, 1.0 / scale, offset, pre=True)
 
 
-def _unreported_blobs(mask: np.ndarray, reading: DiceReading) -> list[tuple[float, float]]:
+def _unreported_blobs(mask: np.ndarray, reading: DiceReading,
+                      stretch: tuple[float, float] | None = None) -> list[tuple[float, float]]:
     """Places on things off the tray with nothing reported on them, where the face network
     may find a die the pips did not show (a lone pip too small to trust, a white die the
     mask hardly sees): the centre of a blob shaped like one die, and a grid half a die apart
     over a blob of a few dice touching. (Bigger blobs are left alone: a grid over a card
-    with lines of text on it found a 6 there.)"""
+    with lines of text on it found a 6 there.)
+
+    In a frame stretched back from a slant (``stretch``), a die's outline is its top face
+    and the sides below it, taller by ``slant.side_drop`` die sides: the blob sizes allow for that, and
+    the sides of a die already reported are not looked at again."""
     if not reading.die_sizes:
         return []
     side = float(np.median(reading.die_sizes))
+    reach = side_drop(stretch) if stretch else 0.0
+    along_y = bool(stretch) and stretch[1] > stretch[0]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape[:2]
     reported = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
+
+    def free(px, py):
+        for rx, ry in reported:
+            along, across = (py - ry, px - rx) if along_y else (abs(px - rx), py - ry)
+            if math.hypot(px - rx, py - ry) < 0.75 * side or (
+                    reach and 0 < along < (0.5 + reach) * side and abs(across) < 0.75 * side):
+                return False
+        return True
+
+    one_die = side * side * (1 + reach)
     out = []
     for k in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[k])
-        if not 0.3 * side * side < area < 5 * side * side:
+        if not 0.3 * side * side < area < 5 * one_die:
             continue
-        if area < 1.8 * side * side:
+        if area < 1.8 * one_die:
             blob = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
             contour = max(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
                           key=cv2.contourArea)
             (cx, cy), (rw, rh), _ = cv2.minAreaRect(contour)
             per = cv2.arcLength(contour, True)
-            if max(rw, rh) > 1.6 * min(rw, rh) or 4 * math.pi * area / max(per * per, 1e-6) > 0.86:
+            if max(rw, rh) > 1.6 * (1 + reach) * min(rw, rh) or \
+                    4 * math.pi * area / max(per * per, 1e-6) > 0.86:
                 continue   # not die-shaped, or round (a coin, a bead)
-            points = [(x + float(cx), y + float(cy))]
+            # (the top face is the far end of a slanted die's outline)
+            shift = 0.5 * reach * side
+            points = [(x + float(cx), y + float(cy) - shift) if along_y else (x + float(cx), y + float(cy))]
         else:
             step = 0.5 * side
             points = [(float(px), float(py)) for py in np.arange(y + step / 2, y + bh, step)
                       for px in np.arange(x + step / 2, x + bw, step)
                       if labels[min(h - 1, int(py)), min(w - 1, int(px))] == k]
-        out += [p for p in points
-                if all(math.hypot(p[0] - rx, p[1] - ry) > 0.75 * side for rx, ry in reported)]
+        out += [p for p in points if free(*p)]
     return out
 
 
@@ -150,7 +195,7 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
         if cv2.pointPolygonTest(c, (x, y), False) < 0 or any(
                 cv2.pointPolygonTest(c, (float(sx), float(sy)), False) >= 0 for sx, sy in spots):
             continue
-        reading.uncertain.append(Uncertain(float(x), float(y), "die-shaped but no readable pips"))
+        reading.uncertain.append(Uncertain(float(x), float(y), NO_PIPS_REASON))
     return reading
 
 
@@ -164,19 +209,23 @@ def _crop(img: np.ndarray, tray) -> tuple[np.ndarray, tuple[int, int]]:
     return img[y0:y1, x0:x1], (x0, y0)
 
 
-def _rescale(reading: DiceReading, factor: float, offset, pre: bool = False) -> DiceReading:
+def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
+             pre: bool = False) -> DiceReading:
+    """The reading moved by ``offset`` and scaled by ``factor`` (one for both axes, or
+    ``(fx, fy)``: die sizes then follow the axis scaled more, the one not squashed)."""
     ox, oy = offset
+    fx, fy = factor if isinstance(factor, tuple) else (factor, factor)
 
     def pos(x, y):
-        return ((x + ox) * factor, (y + oy) * factor) if pre else (x * factor + ox, y * factor + oy)
+        return ((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)
 
     dice = [Die(d.value, *pos(d.x, d.y), d.confidence) for d in reading.dice]
     unc = [Uncertain(*pos(u.x, u.y), u.reason, u.hint) for u in reading.uncertain]
-    return DiceReading(dice, unc, [s * factor for s in reading.die_sizes],
+    return DiceReading(dice, unc, [s * max(fx, fy) for s in reading.die_sizes],
                        [pos(x, y) for x, y in reading.leads])
 
 
-def _pip_kernel(img: np.ndarray) -> int:
+def pip_kernel(img: np.ndarray) -> int:
     # The first, coarse pip filter: wide enough for the pips of dice up to ~1/8 of the frame
     # (bigger ones are caught by the half-scale pass).
     return max(9, round(max(img.shape[:2]) / 30)) | 1
@@ -188,7 +237,8 @@ def _kernel_for_pip(radius: float) -> int:
     return max(7, round(3.6 * radius)) | 1
 
 
-def _read_adapting(img: np.ndarray, colours: FrameColours | None = None) -> DiceReading | None:
+def _read_adapting(img: np.ndarray, colours: FrameColours | None = None,
+                   first_pips: list[Pip] | None = None) -> DiceReading | None:
     """Read with a coarse pip filter first, then again with one fitted to the pips found.
 
     The die size is not known in advance, so the first pass uses a filter wide enough for
@@ -196,8 +246,8 @@ def _read_adapting(img: np.ndarray, colours: FrameColours | None = None) -> Dice
     merged die by die (``_merge``): where they disagree the die is uncertain.
     """
     colours = colours or _colours(img)
-    k0 = _pip_kernel(img)
-    best, radii = _read(img, k0, colours)
+    k0 = pip_kernel(img)
+    best, radii = _read(img, k0, colours, first_pips)
     if radii:
         k1 = _kernel_for_pip(float(np.median(radii)))
         if abs(k1 - k0) > 0.15 * k0:
@@ -240,27 +290,31 @@ def _merge(a: DiceReading | None, b: DiceReading | None) -> DiceReading | None:
 
 class FrameColours(NamedTuple):
     """What every pass over one frame shares: the frame and its tray background in the
-    colour space the face checks use, and the foreground mask (things off the tray)."""
+    colour space the face checks use, the foreground mask (things off the tray), and how
+    far below its top face a die's near sides reach, in die sides (a frame stretched back
+    from a camera tilted down at the tray; 0 from overhead)."""
     frame: np.ndarray
     tray: np.ndarray
     fg: np.ndarray
+    drop: float = 0.0
 
 
-def _colours(img: np.ndarray) -> FrameColours:
+def _colours(img: np.ndarray, drop: float = 0.0) -> FrameColours:
     tray = colour_space(background(img))
     return FrameColours(colour_space(cv2.GaussianBlur(img, (3, 3), 0)), tray,
-                        foreground_mask(img, bg_colours=tray))
+                        foreground_mask(img, bg_colours=tray), drop)
 
 
-def _read(img: np.ndarray, kernel: int,
-          colours: FrameColours | None = None) -> tuple[DiceReading | None, list[float]]:
-    """One pass with pip filter size ``kernel``: the reading (None without any pip) and the
-    pip radii of the dice read."""
-    pips = find_pips(img, kernel)
+def _read(img: np.ndarray, kernel: int, colours: FrameColours | None = None,
+          pips: list[Pip] | None = None) -> tuple[DiceReading | None, list[float]]:
+    """One pass with pip filter size ``kernel`` (``pips``: those it finds, if known): the
+    reading (None without any pip) and the pip radii of the dice read."""
+    if pips is None:
+        pips = find_pips(img, kernel)
     if not pips:
         return None, []
     colours = colours or _colours(img)
-    faces = FaceFinder(colours.frame, pips, colours.tray, colours.fg)
+    faces = FaceFinder(colours.frame, pips, colours.tray, colours.fg, colours.drop)
     return faces.read(), faces.read_pip_radii
 
 
@@ -346,10 +400,12 @@ class FaceFinder:
     """Links pips into faces and judges each face (one instance per frame)."""
 
     def __init__(self, colours: np.ndarray, pips: list[Pip], bg: np.ndarray | None = None,
-                 fg: np.ndarray | None = None):
+                 fg: np.ndarray | None = None, drop: float = 0.0):
         # ``colours``: the frame in colour_space; ``bg``: the tray without dice, likewise;
-        # ``fg``: the foreground mask (what stands out from the tray), for ``_reread_blobs``.
+        # ``fg``: the foreground mask (what stands out from the tray), for ``_reread_blobs``;
+        # ``drop``: see FrameColours.
         self.colours = colours
+        self.drop = drop
         self.bg = bg
         self.fg = fg
         self.h, self.w = colours.shape[:2]
@@ -490,6 +546,13 @@ class FaceFinder:
             int(bx + bw == x1 - x0 and x1 < self.w) + int(by + bh == y1 - y0 and y1 < self.h)
         bounded = touching <= 1 and cv2.countNonZero(comp) < 0.6 * comp.size
         return comp, x0, y0, bounded
+
+    def _off_centre(self, bx: float, by: float, cx: float, cy: float, side: float) -> float:
+        """How far the body's centre (bx, by) is from where the face at (cx, cy) puts it:
+        on it, or, at a slant, up to half the near sides' drop below it (the body may take
+        those sides in)."""
+        below = min(max(by - cy, 0.0), 0.5 * self.drop * side)
+        return math.hypot(bx - cx, by - cy - below)
 
     def _plain_around(self, i: int, side: float) -> bool:
         """True when the face around pip ``i`` is plain body colour, as on a 1: out to where
@@ -746,8 +809,8 @@ class FaceFinder:
                     # A lone spot with marks around it, or not round: a logo, not a 1.
                     reading.uncertain.append(Uncertain(bx, by, LOGO_REASON))
                     return
-                if math.hypot(bx - cx, by - cy) > 0.2 * side:
-                    reading.uncertain.append(Uncertain(bx, by, "lone pip off the face centre"))
+                if self._off_centre(bx, by, cx, cy, side) > 0.2 * side:
+                    reading.uncertain.append(Uncertain(bx, by, OFF_CENTRE_REASON))
                     return
                 if self._pip_alike_nearby(idx[0]):
                     # The centre pip of a 3 or 5 whose other pips did not link: on a 1 the
@@ -776,7 +839,7 @@ class FaceFinder:
                 # Two or three pips along a side, not corner to corner: part of a 4, 5 or 6.
                 reading.uncertain.append(Uncertain(cx, cy, f"{value} pips not on the diagonal"))
                 return
-            if value is not None and len(idx) >= 2 and math.hypot(bx - cx, by - cy) > 0.3 * side:
+            if value is not None and len(idx) >= 2 and self._off_centre(bx, by, cx, cy, side) > 0.3 * side:
                 reading.uncertain.append(Uncertain(cx, cy, "face not centred on its die", hint))
                 return
         if value is None:

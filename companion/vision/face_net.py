@@ -25,6 +25,7 @@ import logging
 import math
 import os
 import threading
+from collections.abc import Collection
 
 import cv2
 import numpy as np
@@ -135,7 +136,8 @@ SUPPORT = 0.05
 OVERRULE = 0.9
 
 
-def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None):
+def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
+                   look_above: Collection[str] = ()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network gives its value some support
@@ -152,7 +154,10 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
       die only at ``ACCEPT``; otherwise they add nothing (they are not evidence of a die).
-    Nothing becomes a die where a die was read, or disputed, already.
+    Nothing becomes a die where a die was read, or disputed, already. ``look_above``: the
+    reasons of spots placed at a die's outline's centre, which in a frame stretched back
+    from a camera tilted down at the tray lies below the top face, the near sides (pips and
+    all) taking up the outline's lower part: around those the network looks no lower.
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
     if not reading.die_sizes or not (reading.dice or reading.uncertain):
@@ -164,7 +169,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # Each die read stands, or becomes disputed, where it is: nothing more to read there.
     taken = [(d.x, d.y) for d in reading.dice]
     # Where the pips showed a value, their middle is the face's centre if that value is right.
-    spots = [(u.x, u.y, u.hint, _AROUND if u.hint is None else _CENTRED) for u in reading.uncertain]
+    spots = [(u.x, u.y, u.hint, _CENTRED if u.hint is not None else
+              _AROUND_ABOVE if u.reason in look_above else _AROUND) for u in reading.uncertain]
     spots += [(x, y, None, _AROUND) for x, y in candidates]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
     looked = taken + [(x, y) for x, y in candidates]
@@ -202,6 +208,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
 _SIZES = (0.8, 1.0, 1.2)
 _AROUND = [(dx, dy, k) for k in _SIZES for dx, dy in [(0.0, 0.0), (-0.3, 0.0), (0.3, 0.0), (0.0, -0.3), (0.0, 0.3)]]
 _CENTRED = [(0.0, 0.0, k) for k in _SIZES]
+_AROUND_ABOVE = [(dx, dy, k) for dx, dy, k in _AROUND if dy <= 0]
 
 
 def _views(spots, side: float) -> list[tuple[float, float, float]]:

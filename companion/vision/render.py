@@ -12,6 +12,9 @@ Style knobs (all optional):
 - ``tray_colour``: BGR; ``light``: 0-1 strength of uneven lighting; ``noise``: pixel noise std
 - ``blur``: Gaussian blur sigma in px; ``tilt``: 0-0.4 perspective (camera not overhead)
 - ``side``: 0-0.5 how much of the side faces shows (a slanted view, side pips drawn)
+- ``slant``: 0-60, the camera's angle from overhead in degrees, drawn as it really looks: the
+  dice are cubes seen from that angle (top faces squashed by its cosine, the near side faces
+  with their own pips showing below them), and the whole tray squashed with them
 - ``touching``: place the dice in contact with each other
 - ``clutter``: how many non-die objects (pencil, eraser, paper, bead) lie around
 - ``logo``: value whose face shows a logo instead of pips
@@ -56,8 +59,9 @@ def _rounded_square(cx, cy, half, angle, corner=0.18, n=6) -> np.ndarray:
 
 
 class _Canvas:
-    def __init__(self, size, rng, style):
+    def __init__(self, size, rng, style, out_size=None):
         self.w, self.h = size
+        self.out = out_size or size      # the frame's size: a slanted view squashes the canvas
         self.rng = rng
         self.style = style
         self.img = np.zeros((self.h * SS, self.w * SS, 3), np.uint8)
@@ -73,9 +77,43 @@ class _Canvas:
                     (max(1, round(ax * SS * 16)), max(1, round(ay * SS * 16))), angle_deg, 0, 360,
                     colour, thickness, cv2.LINE_AA, 4)
 
-    def die(self, value, cx, cy, half, angle, colour, pip_colour, side, logo):
+    def cube_sides(self, value, cx, cy, half, angle, colour, pip_colour, drop):
+        """The side faces of a cube whose top face is drawn at (cx, cy), seen from a camera
+        at a slant: each side facing the camera is the top face's edge swept ``drop`` px down
+        (in this unsquashed canvas), with the pips of its own value."""
+        ring = [v for v in range(1, 7) if v not in (value, 7 - value)]
+        ring = [ring[0], ring[1], 7 - ring[0], 7 - ring[1]]   # the four sides, going round
+        t = np.linspace(0, 2 * math.pi, 20, endpoint=False)
+        unit = np.stack([np.cos(t), np.sin(t)], 1)
+        for k in range(4):
+            # Outward normal of side k; the sides facing the camera point down the image.
+            a = angle + k * math.pi / 2
+            nx, ny = math.cos(a), math.sin(a)
+            if ny <= 0.02:
+                continue
+            ex, ey = -ny, nx                       # along the top edge, half a side long
+            mx, my = cx + nx * half, cy + ny * half
+            shade = 0.55 + 0.3 * nx * nx           # faces turned sideways catch more light
+            self.poly([(mx - ex * half, my - ey * half), (mx + ex * half, my + ey * half),
+                       (mx + ex * half, my + ey * half + drop), (mx - ex * half, my - ey * half + drop)],
+                      tuple(int(c * shade) for c in colour))
+            circle = unit * (0.2 if ring[k] == 1 else 0.15)   # a pip, in half-sides
+            for px, py in PIP_LAYOUT[ring[k]]:
+                # Face coordinates (u along the edge, v down the side) onto the canvas.
+                u, v = px * 0.52, py * 0.52
+                ox, oy = mx + ex * half * u, my + ey * half * u + drop * (0.5 + 0.5 * v)
+                pts = np.stack([ox + ex * half * circle[:, 0],
+                                oy + ey * half * circle[:, 0] + drop * 0.5 * circle[:, 1]], 1)
+                self.poly(pts, tuple(int(c * shade) for c in pip_colour))
+
+    def die(self, value, cx, cy, half, angle, colour, pip_colour, side, logo, drop=0.0):
         shade = tuple(int(c * 0.72) for c in colour)
-        if side > 0:
+        shadow = _rounded_square(cx + half * 0.12, cy + drop + half * 0.15, half, angle)
+        if drop > 0:
+            # The cube's shadow lies on the tray under it, behind its sides.
+            self.poly(shadow, tuple(int(c * 0.75) for c in self.img[0, 0]))
+            self.cube_sides(value, cx, cy, half, angle, colour, pip_colour, drop)
+        elif side > 0:
             # A slanted camera sees the face nearest it: a darker band below the top face,
             # with foreshortened pips on it.
             sh = side * 2 * half
@@ -85,8 +123,8 @@ class _Canvas:
             for dx in (-0.5, 0.5):
                 self.ellipse(cx + dx * half, cy + half + sh * 0.45, half * 0.16, half * 0.16 * side * 1.6,
                              0, tuple(int(c * 0.8) for c in pip_colour))
-        shadow = _rounded_square(cx + half * 0.12, cy + half * 0.15, half, angle)
-        self.poly(shadow, tuple(int(c * 0.75) for c in self.img[0, 0]))
+        if drop <= 0:
+            self.poly(shadow, tuple(int(c * 0.75) for c in self.img[0, 0]))
         self.poly(_rounded_square(cx, cy, half, angle), colour)
         ca, sa = math.cos(angle), math.sin(angle)
         if logo is not None and value == logo:
@@ -147,15 +185,16 @@ class _Canvas:
             self.ellipse(x, y, self.h / 60, self.h / 60, 0, (90, 40, 30))
 
     def finish(self, rng, style, homography=None, noise_seed=None) -> np.ndarray:
-        img = cv2.resize(self.img, (self.w, self.h), interpolation=cv2.INTER_AREA).astype(np.float32)
+        img = cv2.resize(self.img, self.out, interpolation=cv2.INTER_AREA).astype(np.float32)
+        ow, oh = self.out
         light = float(style.get("light", 0.3))
         if light:
-            gx = np.linspace(-1, 1, self.w)[None, :]
-            gy = np.linspace(-1, 1, self.h)[:, None]
+            gx = np.linspace(-1, 1, ow)[None, :]
+            gy = np.linspace(-1, 1, oh)[:, None]
             ang = rng.uniform(0, 2 * math.pi)
             img *= (1 + 0.35 * light * (math.cos(ang) * gx + math.sin(ang) * gy))[..., None]
         if homography is not None:
-            img = cv2.warpPerspective(img, homography, (self.w, self.h), borderMode=cv2.BORDER_REPLICATE)
+            img = cv2.warpPerspective(img, homography, (ow, oh), borderMode=cv2.BORDER_REPLICATE)
         blur = float(style.get("blur", 0.0))
         if blur > 0:
             img = cv2.GaussianBlur(img, (0, 0), blur)
@@ -217,8 +256,15 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
             raise ValueError(f"a coin shows 'heads' or 'tails', not {f!r}")
     rng = np.random.default_rng(seed)
     w, h = size
-    canvas = _Canvas(size, rng, style)
     half = style.get("die_size", min(w, h) / 11) / 2
+    # A slanted camera: everything is drawn on an unsquashed canvas (the tray as if seen
+    # from overhead, a die's sides dropping ``drop`` px below its top face), squashed to the
+    # frame at the end.
+    slant = math.radians(float(style.get("slant", 0.0)))
+    squash = math.cos(slant)
+    h = round(h / squash)
+    drop = 2 * half * math.tan(slant)
+    canvas = _Canvas((w, h), rng, style, out_size=size)
     touching = style.get("touching", False)
     axis = rng.uniform(0, math.pi / 2)
     if positions is None:
@@ -245,12 +291,16 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
     # Far dice first: a near die's top face hides the side face of the die behind it, never
     # the other way round (touching dice seen at a slant).
     for _, _, args in sorted(drawn):
-        canvas.die(*args, float(style.get("side", 0.0)), style.get("logo"))
+        canvas.die(*args, float(style.get("side", 0.0)), style.get("logo"), drop)
     for f, (x, y) in zip(coins, coin_pos):
         canvas.coin(f, x, y, coin_r, rng.uniform(0, 2 * math.pi))
         truth["coins"].append((f, x, y, coin_r))
     if extra is not None:
         extra(canvas)
+    if slant:
+        truth["dice"] = [(v, x, y * squash) for v, x, y in truth["dice"]]
+        truth["coins"] = [(f, x, y * squash, r) for f, x, y, r in truth["coins"]]
+    w, h = size
     H = _tilt_homography(w, h, float(style.get("tilt", 0.0)))
     frame = canvas.finish(rng, style, H, noise_seed)
     if H is not None:

@@ -1,4 +1,4 @@
-"""Measuring a fixed camera setup for ``companion calibrate``: tray region, dice size, lighting."""
+"""Measuring a fixed camera setup for ``companion calibrate``: tray region, dice size, slant, lighting."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, CalibrationError
+from .pips import find_pips
 from .segment import working_image
+from .slant import MIN_PIPS, stretch_for
 
 
 def tray_region(img: np.ndarray) -> list[float] | None:
@@ -37,19 +39,21 @@ def tray_region(img: np.ndarray) -> list[float] | None:
 
 def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
     """A Calibration measured from frames of one fixed setup (the same camera and tray)."""
-    from .dice import read_dice
+    from .dice import pip_kernel, read_dice
     if not frames:
         raise CalibrationError("calibration needs at least one image")
     shapes = {f.shape[:2] for f in frames}
     if len(shapes) > 1:
         raise CalibrationError("the calibration images differ in size: use frames from one camera")
     h, w = frames[0].shape[:2]
-    trays, sizes, lights = [], [], []
+    trays, sizes, lights, pips = [], [], [], []
     for frame in frames:
         img, scale = working_image(frame)
         region = tray_region(img)
         if region is not None:
             trays.append(region)
+        # The pips of every frame together: a steadier measure of the slant than one frame's.
+        pips += find_pips(img, pip_kernel(img))
         reading = read_dice(frame)
         sizes += reading.die_sizes
         x, y, rw, rh = region or [0, 0, 1, 1]
@@ -61,4 +65,6 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
         cal.tray = [round(float(v), 4) for v in np.median(np.array(trays), axis=0)]
     if sizes:
         cal.die_size = round(float(np.median(sizes)), 1)
+    if len(pips) >= MIN_PIPS:
+        cal.stretch = [round(v, 3) for v in stretch_for(pips) or (1.0, 1.0)]
     return cal.validate()

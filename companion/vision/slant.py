@@ -1,0 +1,132 @@
+"""A camera at a slant: how much it squashes the dice's top faces, so the reader can undo it.
+
+A webcam on a desk looks at the tray from the side, so every top face (and every pip on it)
+comes out flattened along the image's vertical: at 40 degrees from overhead, a square face
+is 0.77 as tall as it is wide. The reader's checks and its network expect square faces and
+round pips, so ``read_dice`` stretches such a frame back before reading it.
+
+The squash is measured from the pips themselves, which are round on the die: the average
+shape of the pips in the frame (their second moments, so each pip's tilt counts) is an
+ellipse whose axis ratio is the squash. No die size, tray or calibration is needed.
+
+Stretched back, the near sides of the dice show round pips too: ``side_faces`` sorts out
+the faces read there.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .pips import Pip
+from .types import DiceReading, Uncertain
+
+# A frame is stretched back only when its pips are at least this flat on average: top-down
+# photos measure 0.92-0.99 (98 % of the dev photos above 0.92), so below this the slant is
+# real. Weaker squash costs the reader little.
+MIN_SQUASH = 0.93
+# The pips' average shape understates the squash: a pip is only a few pixels wide, and its
+# blur and the cut that outlines it are round. Measured on the dev photos squashed to 0.9,
+# 0.8 and 0.75, the true squash is about the measured one to this power.
+UNDERSTATEMENT = 1.3
+# Fewer pips than this say too little about the frame.
+MIN_PIPS = 6
+# Pips flatter than this lie on side faces (flattened the other way), not top faces.
+SIDE_PIP_RATIO = 0.45
+# The squash is undone only along the image's axes (a camera tilted down at the tray, or
+# turned sideways): within this many degrees of one.
+AXIS_TOLERANCE_DEG = 20.0
+
+
+def stretch_for(pips: list[Pip]) -> tuple[float, float] | None:
+    """``(fx, fy)``: how much to stretch the frame along x and y to make its pips round
+    again (one of them 1.0), or None when the frame is not measurably squashed."""
+    flat = [p for p in pips if p.ratio >= SIDE_PIP_RATIO]
+    if len(flat) < MIN_PIPS:
+        return None
+    # Mean second-moment tensor of the pips, each normalised to a major axis of 1 and
+    # weighted by its contrast (faint spots are more often texture than pips).
+    sxx = syy = sxy = total = 0.0
+    for p in flat:
+        c, s, q = math.cos(p.angle), math.sin(p.angle), p.ratio * p.ratio
+        sxx += p.contrast * (c * c + q * s * s)
+        syy += p.contrast * (s * s + q * c * c)
+        sxy += p.contrast * (1.0 - q) * c * s
+        total += p.contrast
+    sxx, syy, sxy = sxx / total, syy / total, sxy / total
+    mean, half = (sxx + syy) / 2, math.hypot((sxx - syy) / 2, sxy)
+    ratio = math.sqrt(max(mean - half, 0.0) / (mean + half))
+    if ratio >= MIN_SQUASH:
+        return None
+    # Direction of the short axis of the mean shape: the direction to stretch.
+    short = math.degrees(0.5 * math.atan2(2 * sxy, sxx - syy)) + 90.0
+    off_vertical = abs((short % 180.0) - 90.0)
+    stretch = ratio ** -UNDERSTATEMENT
+    if off_vertical <= AXIS_TOLERANCE_DEG:
+        return 1.0, stretch
+    if off_vertical >= 90.0 - AXIS_TOLERANCE_DEG:
+        return stretch, 1.0
+    return None
+
+
+def side_drop(stretch: tuple[float, float]) -> float:
+    """How far a die's near sides reach beyond its top face, in die sides, in a frame
+    stretched back by ``stretch``: the tangent of the slant, whose cosine the squash is."""
+    return math.sqrt(max(max(stretch) ** 2 - 1.0, 0.0))
+
+
+def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, float]) -> DiceReading:
+    """A slanted camera sees the dice's near sides too, and once the frame is stretched
+    their pips are as round as the top faces'. A face read right next to another, on the
+    camera's side of it (below it, for a camera tilted down at the tray; either side along x
+    for one turned sideways), closer than two touching dice stand, may be that die's side.
+    It is dropped when it is that die's plastic in shade (darker, as a side under a lamp is,
+    and of the same colour); a die of another colour stays; the rest become uncertain (two
+    touching dice of one colour look just the same)."""
+    if not reading.die_sizes or len(reading.dice) + len(reading.uncertain) < 2:
+        return reading
+    side = float(np.median(reading.die_sizes))
+    along_y = stretch[1] > stretch[0]
+    beyond = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
+
+    def body(x, y):
+        # The body's colour: the median over the face (pips are a minority of it), as
+        # lightness and the two colour axes around grey.
+        r = max(2, int(0.3 * side))
+        patch = colours[max(0, int(y) - r):int(y) + r + 1, max(0, int(x) - r):int(x) + r + 1]
+        if not patch.size:
+            return np.zeros(3)
+        return np.median(patch.reshape(-1, 3), axis=0) - (0.0, 128.0, 128.0)
+
+    def beside(x, y, faces, reach):
+        """The faces beyond (x, y) closer than ``reach`` die sides."""
+        out = []
+        for bx, by in faces:
+            along, across = (y - by, x - bx) if along_y else (abs(x - bx), y - by)
+            if 0.3 * side < along and abs(across) < 0.3 * side and math.hypot(along, across) < reach * side:
+                out.append((bx, by))
+        return out
+
+    def shaded(x, y, behind):
+        # The same plastic in shade: darker by a share a lamp gives, with its colour darker
+        # by the same share (a darker die of another colour is another die).
+        near, far = body(x, y), body(*behind)
+        share = near[0] / max(far[0], 1.0)
+        return 0.35 < share < 0.85 and float(np.hypot(*(near[1:] - share * far[1:]))) < 12.0
+
+    # A side's centre lies 0.65-0.9 die sides from its top face's at up to 40 degrees, and
+    # up to one side at 45, where a touching die's would be: there only the shade tells.
+    keep, unsure = [], []
+    for d in reading.dice:
+        if any(shaded(d.x, d.y, b) for b in beside(d.x, d.y, beyond, 1.05)):
+            continue
+        if beside(d.x, d.y, beyond, 0.92):
+            unsure.append(Uncertain(d.x, d.y, "a top face or the side of the die beyond it"))
+        else:
+            keep.append(d)
+    # An unreadable spot in the shade beside a die read is that die's side, not another die.
+    read = [(d.x, d.y) for d in keep]
+    unsure += [u for u in reading.uncertain
+               if not any(shaded(u.x, u.y, b) for b in beside(u.x, u.y, read, 1.05))]
+    return DiceReading(keep, unsure, reading.die_sizes, reading.leads)
