@@ -250,7 +250,8 @@ def test_calibration_round_trip_and_bad_files(tmp_path):
 def test_calibration_measures_the_slant_so_a_lone_die_is_read():
     # A camera 53 degrees from overhead: faces 0.6 as tall as wide, flatter than the pips
     # the reader keeps. One die has too few pips to show the slant by itself (uncalibrated,
-    # 10 of these 12 were missed); the calibration measured it from a few frames.
+    # 10 of these 12 were not read, 8 of them silently); the calibration measured it from
+    # a few frames.
     slanted = measure_setup([_squashed([1, 2, 3, 4, 5, 6], s, 384)[0] for s in range(3)])
     assert slanted.stretch[0] == 1.0 and 1.4 < slanted.stretch[1] < 2.0
     overhead = measure_setup([_squashed([1, 2, 3, 4, 5, 6], s, 640)[0] for s in range(3)])
