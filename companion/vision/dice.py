@@ -72,12 +72,19 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     offset = (0, 0)
     if cal.tray is not None:
         img, offset = _crop(img, cal.tray)
+    if cal.die_size:
+        # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die; the
+        # die's width, which a stretch back from a slant leaves as it is).
+        ref = max(cal.frame_size) if cal.frame_size else max(frame.shape[:2])
+        die = cal.die_size * max(frame.shape[:2]) / ref * scale
+    kernel = _kernel_for_pip(die / 11) if cal.die_size else pip_kernel(img)
     # A camera at a slant squashes the top faces: stretch them square again (``slant``).
+    # The first pass's pips measure the slant; they serve that pass too unless it is undone.
     first_pips = None
     if cal.stretch is not None:
         stretch = tuple(cal.stretch) if cal.stretch != [1.0, 1.0] else None
     else:
-        first_pips = find_pips(img, pip_kernel(img))
+        first_pips = find_pips(img, kernel)
         stretch = stretch_for(first_pips)
     if stretch is not None:
         img = cv2.resize(img, (round(img.shape[1] * stretch[0]), round(img.shape[0] * stretch[1])),
@@ -86,10 +93,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     # The tray without dice, the colour images and the foreground, shared by every step below.
     colours = _colours(img, side_drop(stretch) if stretch and stretch[1] > stretch[0] else 0.0)
     if cal.die_size:
-        # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die).
-        ref = max(cal.frame_size) if cal.frame_size else max(frame.shape[:2])
-        die = cal.die_size * max(frame.shape[:2]) / ref * scale
-        reading, _ = _read(img, _kernel_for_pip(die / 11), colours)
+        reading, _ = _read(img, kernel, colours, first_pips)
     else:
         reading = _read_adapting(img, colours, first_pips)
     reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
@@ -150,8 +154,8 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading,
                     4 * math.pi * area / max(per * per, 1e-6) > 0.86:
                 continue   # not die-shaped, or round (a coin, a bead)
             # (the top face is the far end of a slanted die's outline)
-            shift = 0.5 * reach * side
-            points = [(x + float(cx), y + float(cy) - shift) if along_y else (x + float(cx), y + float(cy))]
+            shift = 0.5 * reach * side if along_y else 0.0
+            points = [(x + float(cx), y + float(cy) - shift)]
         else:
             step = 0.5 * side
             points = [(float(px), float(py)) for py in np.arange(y + step / 2, y + bh, step)

@@ -12,14 +12,11 @@ crop accuracy on them: the figure to trust, since those photos were never seen.
 Training examples are crops made by ``face_net.face_crop``, the very function the reader
 uses, around each labelled die (turned to any angle, mirrored, shifted a little, rescaled,
 their colour channels shuffled or inverted, blurred, noised, shrunk and enlarged again as a
-small webcam frame would show them, squashed and stretched back as a slanted one is, and
-JPEG-compressed), plus "not a face" crops: the tray, the gap between
+small webcam frame would show them), plus "not a face" crops: the tray, the gap between
 dice, half a die, edges of things that are not dice (text, pencils, the tray wall), rendered
 clutter, coins, logo faces, and dots on the bare tray (a crumb, a bead, a pen mark: a
 pip-like spot with no die around it is no 1). About a third of the dice come from
-rendered trays (other colours, pip styles and slants than the photos have); a third of
-those are seen from 20-50 degrees and stretched back as the reader does, so that the sides
-showing below their top faces are "not a face" too.
+rendered trays (other colours, pip styles and slants than the photos have).
 """
 
 from __future__ import annotations
@@ -76,20 +73,9 @@ def rendered_scenes(n: int, rng: np.random.Generator):
         logo = int(rng.integers(1, 7)) if rng.random() < 0.3 else None
         if logo:
             style["logo"] = logo
-        slanted = rng.random() < 0.35
-        if slanted:
-            # A camera 20-50 degrees from overhead, the frame stretched back as the reader
-            # does (``slant``): top faces square again, the near sides with their pips below.
-            style.update(slant=rng.uniform(20, 50), tilt=0.0, side=0.0)
         values = [int(v) for v in rng.integers(1, 7, int(rng.integers(1, 8)))]
         coins = [("heads", "tails")[int(c)] for c in rng.integers(0, 2, int(rng.integers(0, 3)))]
         frame, truth = render_scene(values, coins, seed=int(rng.integers(1 << 30)), **style)
-        if slanted:
-            f = 1 / math.cos(math.radians(style["slant"]))
-            frame = cv2.resize(frame, (frame.shape[1], round(frame.shape[0] * f)),
-                               interpolation=cv2.INTER_LINEAR)
-            truth = {"dice": [(v, x, y * f) for v, x, y in truth["dice"]],
-                     "coins": [(c, x, y * f, r) for c, x, y, r in truth["coins"]]}
         # A logo face is not a pip face, nor is a coin: they must come out as "not a face".
         dice = [(NOT_A_FACE + 1 if v == logo else v, x, y, size * 1.2) for v, x, y in truth["dice"]]
         dice += [(NOT_A_FACE + 1, x, y, size * 1.2) for _, x, y, _ in truth["coins"]]
@@ -124,24 +110,11 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         s = rng.uniform(0.35, 0.8)
         small = cv2.resize(f, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         f = cv2.resize(small, (CROP_PX, CROP_PX), interpolation=cv2.INTER_LINEAR)
-    elif rng.random() < 0.2:
-        # Squashed by a slant and stretched back by the reader: fewer rows than columns.
-        rows = round(CROP_PX * rng.uniform(0.7, 0.95))
-        f = cv2.resize(cv2.resize(f, (CROP_PX, rows), interpolation=cv2.INTER_AREA), (CROP_PX, CROP_PX),
-                       interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.3:   # as a webcam's MJPEG stream compresses it
-        f = jpeg(f, int(rng.integers(50, 95)))
     if rng.random() < 0.3:
         f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.3))
     if rng.random() < 0.5:
         f = f + rng.normal(0, rng.uniform(1, 8), f.shape)
     return np.clip(f, 0, 255).astype(np.uint8)
-
-
-def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
-    """``img`` as it comes out of a JPEG at ``quality``."""
-    data = cv2.imencode(".jpg", np.clip(img, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
-    return cv2.imdecode(data, cv2.IMREAD_COLOR).astype(np.float32)
 
 
 def with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -188,13 +161,9 @@ def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: f
             box = float(np.median(boxes)) * math.exp(rng.uniform(-0.3, 0.3))
             kind = rng.random()
             if kind < 0.4:
-                # Half a die, or the gap between two: off the face centre by half a side or
-                # more. Half the time straight below it: where a slanted camera sees the
-                # die's near side, which is no top face however round its pips look.
+                # Half a die, or the gap between two: off the face centre by half a side or more.
                 k = int(rng.integers(len(dice)))
                 a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.45, 0.9) * box
-                if rng.random() < 0.5:
-                    a = math.pi / 2 + rng.uniform(-0.5, 0.5)
                 x, y = centres[k] + r * np.array([math.cos(a), math.sin(a)])
             elif kind < 0.75 and len(edges):
                 # Something with edges that is not a die: lines of text, a pencil, the tray's wall.
