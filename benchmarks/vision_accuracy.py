@@ -9,6 +9,8 @@ is none), % reported uncertain, % missed, and the per-face confusion matrix.
 ``--frame 640x480 --jpeg 80`` makes each photo a webcam frame seen at a slant instead: the
 square dev photos squeezed into 4:3 have their top faces squashed to 0.75, as a camera about
 40 degrees from overhead sees them, and compressed as a webcam's MJPEG stream is.
+``--chroma 422`` or ``444`` keeps more of the JPEG's colour resolution than the default 4:2:0:
+small coloured pips lose most of their contrast to it.
 """
 
 from __future__ import annotations
@@ -36,10 +38,15 @@ def load_labels(path: str, w: int, h: int) -> list[tuple[int, float, float, floa
     return out
 
 
-def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0):
+# JPEG colour subsampling: OpenCV's default 4:2:0 (colour at half the resolution both ways,
+# as most webcams' MJPEG and phone photos), 4:2:2 (half across only) or 4:4:4 (none).
+CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRITE_JPEG_SAMPLING_FACTOR_444"}
+
+
+def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420"):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does), and
-    JPEG-compressed at quality ``jpeg``."""
+    JPEG-compressed at quality ``jpeg`` with colour subsampling ``chroma`` (``CHROMA``)."""
     import cv2
     sx = sy = 1.0
     if size:
@@ -52,8 +59,10 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
                          interpolation=cv2.INTER_AREA)
         labels = [(v, x * sx, y * sy, bw * sx, bh * sy) for v, x, y, bw, bh in labels]
     if jpeg:
-        img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1],
-                           cv2.IMREAD_COLOR)
+        params = [cv2.IMWRITE_JPEG_QUALITY, jpeg]
+        if CHROMA[chroma]:
+            params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, getattr(cv2, CHROMA[chroma])]
+        img = cv2.imdecode(cv2.imencode(".jpg", img, params)[1], cv2.IMREAD_COLOR)
     return img, labels
 
 
@@ -107,6 +116,8 @@ def main(argv=None) -> int:
     ap.add_argument("--frame", help="resize each photo to exactly WxH (e.g. 640x480), "
                     "squashing it as a slanted camera does")
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
+    ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
+                    help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
     ap.add_argument("--verbose", action="store_true", help="one line per photo")
     ap.add_argument("--model", help="face-network weights to use instead of the shipped ones "
                     "(e.g. trained with --holdout, to score photos it never saw)")
@@ -134,7 +145,7 @@ def main(argv=None) -> int:
         img = cv2.imread(f)
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h)
-        img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg)
+        img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma)
         t0 = time.perf_counter()
         reading = read_dice(img)
         t_read += time.perf_counter() - t0
@@ -149,7 +160,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f", JPEG {args.jpeg}" if args.jpeg else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else ""))
     print(f"read correctly   {pct(tot['correct']):6.2f} %  ({tot['correct']})")
     wrong = tot["wrong"] + tot["phantom"]

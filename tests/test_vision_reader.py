@@ -112,6 +112,40 @@ def test_touching_dice_are_never_misread():
     assert read >= total // 2   # most are read or flagged, not silently lost
 
 
+def test_white_dice_on_a_white_table_are_read_once_each():
+    # No die body stands out from the table, so no die size is measured: the size is
+    # taken from the pips, and each die is reported once (not once per pass and pip group).
+    read = total = 0
+    for seed in (1, 2, 3, 7, 8, 9):
+        values = [(seed + k) % 6 + 1 for k in range(3)]   # no 1: a lone pip on white is no die
+        frame, truth = render_scene(values, seed=seed, die_colour=(235, 235, 235),
+                                    tray_colour=(235, 235, 235))
+        reading = read_dice(frame)
+        correct, wrong, uncertain = score(reading, truth)
+        assert wrong == 0
+        assert len(reading.dice) + uncertain <= len(values), f"seed {seed}: a die reported twice"
+        read += correct
+        total += len(values)
+    assert read >= total - 2
+
+
+def test_small_red_pips_on_blue_dice_survive_a_webcams_jpeg():
+    # Red and blue differ mostly in colour, which a JPEG keeps at half resolution: on dice
+    # 24-32 px wide, a pip's centre pixel takes more or less of the blue around it.
+    correct = wrong = total = 0
+    for size in (24, 28, 32):
+        for seed in range(8):
+            values = [(seed + k) % 6 + 1 for k in range(5)]
+            frame, truth = render_scene(values, seed=seed, die_size=size,
+                                        die_colour=(200, 90, 40), pip_colour=(40, 40, 210))
+            frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])[1],
+                                 cv2.IMREAD_COLOR)
+            c, w, _ = score(read_dice(frame), truth, tol=size / 2)
+            correct, wrong, total = correct + c, wrong + w, total + len(values)
+    assert wrong == 0
+    assert correct >= 0.95 * total
+
+
 @pytest.mark.parametrize("seed", range(5, 9))
 def test_logo_face_is_reported_uncertain_never_a_number(seed):
     frame, truth = render_scene([4, 2], seed=seed, logo=4)

@@ -358,13 +358,16 @@ def _diagonal(pts: np.ndarray, body_angle_deg: float, tol_deg: float = 20.0) -> 
     return abs(rel - 45.0) <= tol_deg
 
 
-# Unit circles sampled at 12, 6 (plus the centre) and 32 points, for the rings sampled
-# around pips and empty spots (made once: np.linspace and np.cos cost more than their use).
+# Unit circles sampled at 12, 6 (plus the centre), 32 and 8 (plus the centre) points, for
+# the rings sampled around pips and empty spots and for a pip's middle (made once:
+# np.linspace and np.cos cost more than their use).
 _RING12 = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _RING12_COS, _RING12_SIN = np.cos(_RING12), np.sin(_RING12)
 _RING6 = np.linspace(0, 2 * math.pi, 6, endpoint=False)
 _SPOT_DX, _SPOT_DY = np.r_[0.0, np.cos(_RING6)], np.r_[0.0, np.sin(_RING6)]
 _RING32 = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+_RING8 = np.linspace(0, 2 * math.pi, 8, endpoint=False)
+_MIDDLE_DX, _MIDDLE_DY = np.r_[0.0, np.cos(_RING8)], np.r_[0.0, np.sin(_RING8)]
 
 
 def _median(values: list[float]) -> float:
@@ -419,7 +422,13 @@ class FaceFinder:
         self.ratio = np.array([p.ratio for p in pips], np.float64)
         self.read_pip_radii: list[float] = []
         self._lone: list[int] = []   # lone round spots with no die body found around them
-        self.pip_colours = self._sample(self.xy[:, 0], self.xy[:, 1])
+        self._sizes_from_pips: list[float] = []   # die sizes guessed from unbounded faces
+        # Each pip's colour: the mean over its middle (its centre and 8 points half its
+        # radius out), not one pixel. A JPEG stores colour at half resolution, so a small
+        # pip's colour at its centre pixel depends on how it falls on that coarse grid.
+        half_r = 0.5 * self.r[:, None].astype(np.float64)
+        self.pip_colours = self._sample(self.xy[:, :1] + half_r * _MIDDLE_DX,
+                                        self.xy[:, 1:] + half_r * _MIDDLE_DY).mean(axis=1)
         # The body colour around each pip: the median of 12 samples on a ring just outside
         # it, all pips sampled in one batch.
         px = np.array([p.x for p in pips], np.float64)[:, None]
@@ -632,6 +641,8 @@ class FaceFinder:
         reading = DiceReading()
         for idx in self.groups():
             self._judge(idx, reading)
+        if not reading.die_sizes:
+            reading.die_sizes += self._sizes_from_pips
         if self.read_pip_radii:
             # Worth a second look only if pip-sized and round, as a 1's pip is (often
             # bigger than the other faces' pips; specks on the tray are smaller).
@@ -866,5 +877,11 @@ class FaceFinder:
         conf = 0.5 + 0.5 * quality * min(1.0, float(ratios.min()) / 0.8) * (0.6 + 0.4 * contrast)
         if side is None:
             conf *= 0.8
+            # No body to measure: if no die in the frame has one, the network and the
+            # merging of reports still need a die size. The corner pips of a 4, 5 or 6 span
+            # 0.6 to 0.8 of the die's side (rounded dice to sharp-edged ones), and the
+            # network allows for a fifth either way.
+            span = float(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(axis=2)).max())
+            self._sizes_from_pips.append(span / 0.7)
         reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3)))
         self.read_pip_radii.append(r)
