@@ -39,7 +39,8 @@ def load_labels(path: str, w: int, h: int) -> list[tuple[int, float, float, floa
 
 
 # JPEG colour subsampling: OpenCV's default 4:2:0 (colour at half the resolution both ways,
-# as most webcams' MJPEG and phone photos), 4:2:2 (half across only) or 4:4:4 (none).
+# as in most phone photos), 4:2:2 (half across only) or 4:4:4 (none). Webcams' MJPEG streams
+# come as 4:2:0 or 4:2:2.
 CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRITE_JPEG_SAMPLING_FACTOR_444"}
 
 
