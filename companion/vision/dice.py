@@ -46,7 +46,7 @@ from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import Pip, empty_positions, find_pips, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, foreground_mask, working_image
-from .slant import side_drop, side_faces, stretch_for
+from .slant import side_drop, side_faces, stretch_for, toward_camera
 from .types import DiceReading, Die, Uncertain
 
 # Colour distance (``colour_space`` units, ~0-255) within which two samples are one body.
@@ -132,10 +132,12 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading,
 
     def free(px, py):
         for rx, ry in reported:
-            along, across = (py - ry, px - rx) if along_y else (abs(px - rx), py - ry)
-            if math.hypot(px - rx, py - ry) < 0.75 * side or (
-                    reach and 0 < along < (0.5 + reach) * side and abs(across) < 0.75 * side):
+            if math.hypot(px - rx, py - ry) < 0.75 * side:
                 return False
+            if reach:
+                along, across = toward_camera(stretch, px - rx, py - ry)
+                if 0 < along < (0.5 + reach) * side and abs(across) < 0.75 * side:
+                    return False
         return True
 
     one_die = side * side * (1 + reach)
@@ -346,6 +348,11 @@ def _no_overlaps(reading: DiceReading) -> DiceReading:
         if not any(math.hypot(u.x - d.x, u.y - d.y) < 0.6 * side for u in unc):
             unc.append(Uncertain(d.x, d.y, "two readings on one die"))
     return DiceReading(keep, unc, reading.die_sizes, reading.leads)
+
+
+def _span(pts: np.ndarray) -> float:
+    """The greatest distance between two of the points ``pts`` (n x 2)."""
+    return float(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(axis=2)).max())
 
 
 def _diagonal(pts: np.ndarray, body_angle_deg: float, tol_deg: float = 20.0) -> bool:
@@ -744,7 +751,7 @@ class FaceFinder:
         if value is None or not 4.0 * r < side < 20.0 * r:
             return None
         fx, fy = pts.mean(axis=0)
-        span = float(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(axis=2)).max())
+        span = _span(pts)
         if math.hypot(fx - cx, fy - cy) > 0.25 * side or not 0.35 * side < span < 1.0 * side:
             return None   # not the top face of this die
         # (The outline's angle is rougher than a body's: shadows and side faces join it.)
@@ -881,7 +888,6 @@ class FaceFinder:
             # merging of reports still need a die size. The corner pips of a 4, 5 or 6 span
             # 0.6 to 0.8 of the die's side (rounded dice to sharp-edged ones), and the
             # network allows for a fifth either way.
-            span = float(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(axis=2)).max())
-            self._sizes_from_pips.append(span / 0.7)
+            self._sizes_from_pips.append(_span(pts) / 0.7)
         reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3)))
         self.read_pip_radii.append(r)

@@ -77,6 +77,13 @@ def side_drop(stretch: tuple[float, float]) -> float:
     return math.sqrt(max(max(stretch) ** 2 - 1.0, 0.0))
 
 
+def toward_camera(stretch: tuple[float, float], dx: float, dy: float) -> tuple[float, float]:
+    """An offset (dx, dy) from a die, in a frame stretched back by ``stretch``, split into
+    how far it goes the way the die's near sides show (down the image for a camera tilted
+    down at the tray; either way along x for one turned sideways) and how far across."""
+    return (dy, dx) if stretch[1] > stretch[0] else (abs(dx), dy)
+
+
 def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, float]) -> DiceReading:
     """A slanted camera sees the dice's near sides too, and once the frame is stretched
     their pips are as round as the top faces'. A face read right next to another, on the
@@ -88,7 +95,6 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
     if not reading.die_sizes or len(reading.dice) + len(reading.uncertain) < 2:
         return reading
     side = float(np.median(reading.die_sizes))
-    along_y = stretch[1] > stretch[0]
     beyond = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
 
     def body(x, y):
@@ -104,7 +110,7 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
         """The faces beyond (x, y) closer than ``reach`` die sides."""
         out = []
         for bx, by in faces:
-            along, across = (y - by, x - bx) if along_y else (abs(x - bx), y - by)
+            along, across = toward_camera(stretch, x - bx, y - by)
             if 0.3 * side < along and abs(across) < 0.3 * side and math.hypot(along, across) < reach * side:
                 out.append((bx, by))
         return out
