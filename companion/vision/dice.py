@@ -16,16 +16,20 @@ In each pass:
    plastic breaks the body colour between them), the pips inside the die's outline in the
    foreground mask get a second look, under the same layout and body checks;
 5. anything that fails is reported as ``Uncertain`` with the reason; it never becomes a value.
+   Where the failure is pips that fit no face, or a spot of the pips' colour where the
+   face has no pip, the spot also carries the one standard face those pips can be part of
+   (the finder missed its other pips: a faint one, one run into the die's dark edge).
 
 Then die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
 a blank or logo face) are reported as uncertain too.
 
 Finally a second reader, a small network that reads a face from its look (``face_net``),
 gets its say: a die read from the pips stands only if the network does not contradict it;
-where the pips showed a value but a check doubted the die (no body found, a blur), the
-network must read that same value; an uncertain spot, a die-sized blob where nothing was
-reported, or a lone round spot (all a white 1 on a pale tray shows) becomes a die only
-when the network is all but sure of its value. A calibrated logo face is read as its value.
+where the pips showed a value but a check doubted the die (no body found, a blur), or are
+part of a whole face, the network must read that same value; an uncertain spot, a
+die-sized blob where nothing was reported, or a lone round spot (all a white 1 on a pale
+tray shows) becomes a die only when the network is all but sure of its value. A
+calibrated logo face is read as its value.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
@@ -226,7 +230,9 @@ def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
         return ((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)
 
     dice = [Die(d.value, *pos(d.x, d.y), d.confidence) for d in reading.dice]
-    unc = [Uncertain(*pos(u.x, u.y), u.reason, u.hint) for u in reading.uncertain]
+    unc = [Uncertain(*pos(u.x, u.y), u.reason, u.hint,
+                     None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2])))
+           for u in reading.uncertain]
     return DiceReading(dice, unc, [s * max(fx, fy) for s in reading.die_sizes],
                        [pos(x, y) for x, y in reading.leads])
 
@@ -375,6 +381,27 @@ _SPOT_DX, _SPOT_DY = np.r_[0.0, np.cos(_RING6)], np.r_[0.0, np.sin(_RING6)]
 _RING32 = np.linspace(0, 2 * math.pi, 32, endpoint=False)
 _RING8 = np.linspace(0, 2 * math.pi, 8, endpoint=False)
 _MIDDLE_DX, _MIDDLE_DY = np.r_[0.0, np.cos(_RING8)], np.r_[0.0, np.sin(_RING8)]
+
+# A face's 3x3 grid of pip spots, (column, row), spot k at column k // 3, row k % 3; the
+# layouts of 2 to 6 on it (either diagonal for 2 and 3, either pair of middle pips for 6);
+# and the ways two pips may lie on it: (columns, rows apart; the first one's spot). Other
+# directions are these turned by quarter turns, which the grid's own turn covers.
+_GRID = np.array([(c, rw) for c in range(3) for rw in range(3)], np.float64)
+
+
+def _layout(*cells) -> np.ndarray:
+    m = np.zeros(9, bool)
+    m[[c * 3 + rw for c, rw in cells]] = True
+    return m
+
+
+_CORNERS = ((0, 0), (0, 2), (2, 0), (2, 2))
+_LAYOUTS = [(2, _layout((0, 0), (2, 2))), (2, _layout((2, 0), (0, 2))),
+            (3, _layout((0, 0), (1, 1), (2, 2))), (3, _layout((2, 0), (1, 1), (0, 2))),
+            (4, _layout(*_CORNERS)), (5, _layout(*_CORNERS, (1, 1))),
+            (6, _layout(*_CORNERS, (0, 1), (2, 1))), (6, _layout(*_CORNERS, (1, 0), (1, 2)))]
+_PLACINGS = np.array([(p, q, x, y) for p, q in ((1, 0), (1, 1), (2, 0), (2, 2), (2, 1), (1, 2))
+                      for x in range(3 - p) for y in range(3 - q)], np.float64)
 
 
 def _median(values: list[float]) -> float:
@@ -618,8 +645,12 @@ class FaceFinder:
 
     def _empty_where_expected(self, idx: list[int], value: int) -> bool:
         spots = empty_positions(self.xy[idx], value)
-        if len(spots) == 0:
-            return True
+        return not len(spots) or not self._looks(idx, spots)[0].any()
+
+    def _looks(self, idx: list[int], spots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """How the face of the pips ``idx`` looks at ``spots`` (n x 2): where something other
+        than its body shows (a pip, glare, the tray), and where that is nearer the pips'
+        colour than any body colour (a pip the finder missed)."""
         body = _median_rows(self.rings[idx])
         pip_col = _median_rows(self.pip_colours[idx])
         tol = self._tolerance(body, _mean32(self.xy[idx][:, 0]), _mean32(self.xy[idx][:, 1]))
@@ -637,11 +668,78 @@ class FaceFinder:
         seen = np.vstack([body[None], seen[np.sqrt(((seen - pip_col) ** 2).sum(axis=1)) > 0.75 * contrast]])
         off = np.sqrt(((col[:, None, :] - seen[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
         # Whatever body colour it matches, a spot nearer the pips' colour may be a pip.
-        off = np.where(np.sqrt(((col - pip_col) ** 2).sum(axis=1)) < off, np.inf, off)
+        pip_like = np.sqrt(((col - pip_col) ** 2).sum(axis=1)) < off
+        off = np.where(pip_like, np.inf, off)
         # A spot nearer the pips' colour than the body's, or far from the body colour, may
         # be a pip we failed to find.
         # (A blurred pip is only part of the way from the body colour to the pips'.)
-        return not bool(((off > max(0.5 * contrast, 0.5 * tol)) | (off > 2 * tol)).any())
+        shown = (off > max(0.5 * contrast, 0.5 * tol)) | (off > 2 * tol)
+        return shown, shown & pip_like
+
+    def _whole_face(self, idx: list[int]) -> tuple[int, float, float] | None:
+        """The one standard face the pips ``idx`` are part of, when the finder missed some
+        (a faint pip, one merged with the die's dark edge): its value and centre, or None.
+
+        Every way of placing the pips on a face's 3x3 grid is tried (any two of them one or
+        two spots apart, straight or diagonally, or a knight's move). A placement stands for
+        a value when the value's other pips are spots of the pips' colour and the rest of
+        the grid is body; the value counts only if every placement that stands agrees on it
+        and on where the face is. It is a hint for the network, which must read the same.
+        Dark pips only (see below)."""
+        pts = self.xy[idx].astype(np.float64)
+        n = len(pts)
+        if not 2 <= n <= 5:
+            return None
+        if self.pip_colours[idx, 0].mean() >= self.rings[idx, 0].mean():
+            # Light pips: glare on the die is light too, and where it falls on the grid it
+            # looks like the missing pip (a glossy 4 taken for a 5).
+            return None
+        r = float(np.median(self.r[idx]))
+        i, j = (a.ravel() for a in np.nonzero(~np.eye(n, dtype=bool)))
+        # Every (pair, grid step between them, grid spot of the first) at once.
+        i, j, step, start = (np.repeat(i, len(_PLACINGS)), np.repeat(j, len(_PLACINGS)),
+                             np.tile(_PLACINGS[:, :2], (len(i), 1)), np.tile(_PLACINGS[:, 2:], (len(i), 1)))
+        v = pts[j] - pts[i]
+        spacing = np.hypot(v[:, 0], v[:, 1]) / np.hypot(step[:, 0], step[:, 1])
+        turn = np.arctan2(v[:, 1], v[:, 0]) - np.arctan2(step[:, 1], step[:, 0])
+        # The grid's unit steps across (u) and down (w) the face.
+        u = spacing[:, None] * np.stack([np.cos(turn), np.sin(turn)], axis=1)
+        w = np.stack([-u[:, 1], u[:, 0]], axis=1)
+        # (A pip is about a third of the grid step across; blurred small pips measure bigger.)
+        ok = (spacing > 1.7 * r) & (spacing < 5.5 * r)
+        centre = pts[i] + (1 - start[:, :1]) * u + (1 - start[:, 1:]) * w
+        # Each pip's grid spot under each placement: all must fall on distinct spots.
+        d = pts[None] - centre[:, None]
+        s2 = (spacing ** 2)[:, None]
+        g = np.stack([(d * u[:, None]).sum(axis=2) / s2, (d * w[:, None]).sum(axis=2) / s2], axis=2) + 1
+        gi = np.rint(g)
+        ok &= (np.abs(g - gi) < 0.3).all(axis=(1, 2)) & ((gi >= 0) & (gi <= 2)).all(axis=(1, 2))
+        cell = (gi[..., 0] * 3 + gi[..., 1]).astype(int)
+        found = np.zeros((len(cell), 9), bool)
+        np.put_along_axis(found, np.where(ok[:, None], cell, 0), True, axis=1)
+        ok &= found.sum(axis=1) == n
+        if not ok.any():
+            return None
+        keep = np.flatnonzero(ok)
+        centre, u, w, found, spacing = centre[keep], u[keep], w[keep], found[keep], spacing[keep]
+        # How each placement's 9 grid spots look, all sampled in one batch.
+        spots = centre[:, None] + (_GRID[None, :, :1] - 1) * u[:, None] + (_GRID[None, :, 1:] - 1) * w[:, None]
+        shown, pip = self._looks(idx, spots.reshape(-1, 2))
+        shown, pip = shown.reshape(-1, 9), pip.reshape(-1, 9)
+        faces = []
+        for k in range(len(centre)):
+            for value, layout in _LAYOUTS:
+                if (found[k] & ~layout).any():
+                    continue   # a pip where this face has none
+                missing = layout & ~found[k]
+                if pip[k][missing].all() and not shown[k][~layout].any():
+                    faces.append((value, float(centre[k, 0]), float(centre[k, 1]), float(spacing[k])))
+        if not faces or len({f[0] for f in faces}) > 1:
+            return None
+        xs, ys = [f[1] for f in faces], [f[2] for f in faces]
+        if max(xs) - min(xs) > 0.5 * faces[0][3] or max(ys) - min(ys) > 0.5 * faces[0][3]:
+            return None
+        return faces[0][0], _median(xs), _median(ys)
 
     # -- judging ------------------------------------------------------------------------
     def read(self) -> DiceReading:
@@ -767,6 +865,12 @@ class FaceFinder:
         # Read from the outline rather than the body colour: a little less sure.
         return Die(value, float(fx), float(fy), round(0.5 + 0.4 * max(0.0, float(quality)), 3))
 
+    def _partial_face(self, idx: list[int], cx: float, cy: float, reason: str) -> Uncertain:
+        """The uncertain spot for pips ``idx`` (centred at cx, cy) that are not a whole face,
+        with the face they are part of if the finder missed its other pips (``_whole_face``):
+        the network may make it a die by reading that face's value at its centre."""
+        return Uncertain(cx, cy, reason, whole=self._whole_face(idx))
+
     def _judge(self, idx: list[int], reading: DiceReading) -> None:
         if len(idx) >= 3:
             # The pips of a face are one size: a spot much smaller or bigger than the rest
@@ -779,15 +883,17 @@ class FaceFinder:
         if _median(ratios.tolist()) < SIDE_FACE_RATIO:
             return   # a side face seen at a slant: not the top face, not a reading
         value, quality, reason = layout_value(pts)
+        # Pips alike that fit no face may be part of one whose other pips the finder missed.
+        misplaced = value is None and len(idx) >= 2
         if len(idx) >= 2:
             # Every pip of a face is the same colour: a speck in marbled plastic is not.
             cols = self.pip_colours[idx]
             if float(norms(cols - _median_rows(cols)).max()) > 0.6 * BODY_TOLERANCE:
-                value, reason = None, "pips of different colours"
+                value, reason, misplaced = None, "pips of different colours", False
             # ... and one size, even seen at a slant (the median above may sit between a
             # face's pips and a smaller spot beside them).
             if float(self.r[idx].max()) > 1.45 * float(self.r[idx].min()):
-                value, reason = None, "pips of different sizes"
+                value, reason, misplaced = None, "pips of different sizes", False
         # What the pips show, for the checks below that doubt the die rather than the count
         # (a check that finds a pip missing or misplaced says the count itself is wrong).
         hint = value if len(idx) >= 2 else None
@@ -859,13 +965,14 @@ class FaceFinder:
                 return
             if value in (2, 3) and not _diagonal(pts, body_angle):
                 # Two or three pips along a side, not corner to corner: part of a 4, 5 or 6.
-                reading.uncertain.append(Uncertain(cx, cy, f"{value} pips not on the diagonal"))
+                reading.uncertain.append(self._partial_face(idx, cx, cy, f"{value} pips not on the diagonal"))
                 return
             if value is not None and len(idx) >= 2 and self._off_centre(bx, by, cx, cy, side) > 0.3 * side:
                 reading.uncertain.append(Uncertain(cx, cy, "face not centred on its die", hint))
                 return
         if value is None:
-            reading.uncertain.append(Uncertain(cx, cy, reason))
+            reading.uncertain.append(self._partial_face(idx, cx, cy, reason) if misplaced
+                                     else Uncertain(cx, cy, reason))
             return
         faint = float(norm(_median_rows(self.pip_colours[idx]) - _median_rows(self.rings[idx])))
         if faint < MIN_PIP_CONTRAST:
@@ -878,7 +985,7 @@ class FaceFinder:
             reading.uncertain.append(Uncertain(cx, cy, "too blurred to be sure", hint))
             return
         if not self._empty_where_expected(idx, value):
-            reading.uncertain.append(Uncertain(cx, cy, f"a spot where a {value} has no pip"))
+            reading.uncertain.append(self._partial_face(idx, cx, cy, f"a spot where a {value} has no pip"))
             return
         contrast = min(1.0, sum(self.pips[i].contrast for i in idx) / len(idx) / 90.0)
         conf = 0.5 + 0.5 * quality * min(1.0, float(ratios.min()) / 0.8) * (0.6 + 0.4 * contrast)

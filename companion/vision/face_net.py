@@ -150,7 +150,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       a value somewhere on it. The spot's position is only roughly the face's centre (it may
       be the middle of the pips that did link), so the network looks at a few centres and
       sizes around it and keeps its surest view (it was taught that a view off a face's
-      centre is no face);
+      centre is no face). Where the pips found are part of one standard face whose other
+      pips were missed (``Uncertain.whole``), the network reading that face's value at its
+      centre at ``AGREE`` makes it a die too, unless the two ways read different values;
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
       die only at ``ACCEPT``; otherwise they add nothing (they are not evidence of a die).
@@ -178,8 +180,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
             spots.append((x, y, None, _CENTRED))
             looked.append((x, y))
+    # The whole faces some uncertain spots' pips are part of, each looked at as a die's centre.
+    owners = [k for k, u in enumerate(reading.uncertain) if u.whole is not None]
+    wholes = [(u.whole[1], u.whole[2], u.whole[0], _CENTRED) for u in reading.uncertain if u.whole is not None]
     # Every view the network is asked about in this frame, in one batch.
-    views = [(x, y, side) for x, y in taken] + _views(spots, side)
+    views = [(x, y, side) for x, y in taken] + _views(spots + wholes, side)
     probs = net.crop_probabilities(img, views)
     n = len(reading.dice)
     out = DiceReading(die_sizes=reading.die_sizes)
@@ -192,11 +197,19 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face does not look it"))
         else:
             out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
-    for k, found in enumerate(_surest_views(spots, views[n:], probs[n:, :NOT_A_FACE])):
-        if found is not None and not any(math.hypot(found.x - tx, found.y - ty) < 0.75 * side
-                                         for tx, ty in taken):
-            out.dice.append(found)
-            taken.append((found.x, found.y))
+    found = _surest_views(spots + wholes, views[n:], probs[n:, :NOT_A_FACE])
+    # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
+    # second chance: the network reading that face's value at its centre (at ``AGREE``).
+    # Two readings of one spot that differ leave it uncertain.
+    completed = dict(zip(owners, found[len(spots):]))
+    for k, die in enumerate(found[:len(spots)]):
+        other = completed.get(k)
+        if other is not None:
+            die = other if die is None or die.value == other.value else None
+        if die is not None and not any(math.hypot(die.x - tx, die.y - ty) < 0.75 * side
+                                       for tx, ty in taken):
+            out.dice.append(die)
+            taken.append((die.x, die.y))
         elif k < len(reading.uncertain):
             out.uncertain.append(reading.uncertain[k])
     return out

@@ -25,12 +25,15 @@ class Uncertain:
 
     ``hint`` is the value the pips seemed to show where a check then failed (the die's body
     not found, a blur): not a reading, but what a second reader may confirm. It stays
-    inside the reader (not in the JSON).
+    inside the reader (not in the JSON). ``whole`` is, where the pips found are part of a
+    standard face whose other pips were missed, that face as (value, x, y): likewise for
+    a second reader to confirm, and likewise not in the JSON.
     """
     x: float
     y: float
     reason: str
     hint: int | None = field(default=None, repr=False, compare=False)
+    whole: tuple[int, float, float] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class Coin:
 def _rounded(obj) -> dict:
     out = {}
     for key, value in asdict(obj).items():
-        if key == "hint":
+        if key in ("hint", "whole"):
             continue
         out[key] = round(value, 1 if key in ("x", "y", "r") else 3) if isinstance(value, float) else value
     return out
