@@ -684,16 +684,15 @@ class FaceFinder:
         two spots apart, straight or diagonally, or a knight's move). A placement stands for
         a value when the value's other pips are spots of the pips' colour and the rest of
         the grid is body; the value counts only if every placement that stands agrees on it
-        and on where the face is. It is a hint for the network, which must read the same.
-        Dark pips only (see below)."""
+        and on where the face is. It is a hint for the network, which must read the same."""
         pts = self.xy[idx].astype(np.float64)
         n = len(pts)
         if not 2 <= n <= 5:
             return None
-        if self.pip_colours[idx, 0].mean() >= self.rings[idx, 0].mean():
-            # Light pips: glare on the die is light too, and where it falls on the grid it
-            # looks like the missing pip (a glossy 4 taken for a 5).
-            return None
+        # Light pips: glare on the die is light too, and may fall just where a pip is
+        # missing (a glossy 4 taken for a 5). There, what shows must also be no bigger than
+        # a pip (glare is a streak or a patch).
+        light = self.pip_colours[idx, 0].mean() >= self.rings[idx, 0].mean()
         r = float(np.median(self.r[idx]))
         i, j = (a.ravel() for a in np.nonzero(~np.eye(n, dtype=bool)))
         # Every (pair, grid step between them, grid spot of the first) at once.
@@ -732,7 +731,8 @@ class FaceFinder:
                 if (found[k] & ~layout).any():
                     continue   # a pip where this face has none
                 missing = layout & ~found[k]
-                if pip[k][missing].all() and not shown[k][~layout].any():
+                if pip[k][missing].all() and not shown[k][~layout].any() and \
+                        (not light or self._pip_sized(idx, spots[k][missing])):
                     faces.append((value, float(centre[k, 0]), float(centre[k, 1]), float(spacing[k])))
         if not faces or len({f[0] for f in faces}) > 1:
             return None
@@ -740,6 +740,15 @@ class FaceFinder:
         if max(xs) - min(xs) > 0.5 * faces[0][3] or max(ys) - min(ys) > 0.5 * faces[0][3]:
             return None
         return faces[0][0], _median(xs), _median(ys)
+
+    def _pip_sized(self, idx: list[int], spots: np.ndarray) -> bool:
+        """True when what looks like a pip of the face ``idx`` at each of ``spots`` ends
+        within a pip's reach: at most one of 12 points on a ring 1.8 pip radii out looks
+        like a pip too."""
+        rad = 1.8 * float(np.median(self.r[idx])) + 1
+        ring = np.stack([_RING12_COS, _RING12_SIN], axis=1)
+        pip = self._looks(idx, (spots[:, None, :] + rad * ring[None]).reshape(-1, 2))[1]
+        return bool((pip.reshape(len(spots), 12).sum(axis=1) <= 1).all())
 
     # -- judging ------------------------------------------------------------------------
     def read(self) -> DiceReading:
