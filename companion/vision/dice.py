@@ -29,7 +29,7 @@ where the pips showed a value but a check doubted the die (no body found, a blur
 part of a whole face, the network must read that same value; an uncertain spot, a
 die-sized blob where nothing was reported, or a lone round spot (all a white 1 on a pale
 tray shows) becomes a die only when the network is all but sure of its value. A
-calibrated logo face is read as its value.
+calibrated logo face is read as its value, unless the network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
@@ -47,7 +47,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
-from .face_net import second_opinion
+from .face_net import pip_face_seen, second_opinion
 from .pips import Pip, empty_positions, find_pips, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, foreground_mask, working_image
 from .slant import side_drop, side_faces, stretch_for, toward_camera
@@ -61,6 +61,9 @@ MIN_PIP_CONTRAST = 35.0
 BLUR_LIMIT = 0.55
 # Why a lone mark centred on a die body was not read as a 1 (a logo face, if calibrated).
 LOGO_REASON = "a mark that is not a pip (logo face?)"
+# A calibrated logo face is not read where the face network gives a pip face this much
+# (it was taught logos as no face: on rendered logo faces it gives 0.15-0.32).
+LOGO_PIPS = 0.5
 OFF_CENTRE_REASON = "lone pip off the face centre"
 NO_PIPS_REASON = "die-shaped but no readable pips"
 # Uncertain spots placed at the centre of a die's outline rather than of its pips.
@@ -108,7 +111,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch)
     if cal.logo_value:
-        reading = _logo_faces(reading, cal.logo_value)
+        reading = _logo_faces(img, reading, cal.logo_value, colours.drop > 0)
     if stretch is not None:
         reading = _rescale(reading, (1.0 / stretch[0], 1.0 / stretch[1]), (0, 0))
     return _rescale(reading, 1.0 / scale, offset, pre=True)
@@ -171,13 +174,19 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading,
     return out
 
 
-def _logo_faces(reading: DiceReading, value: int) -> DiceReading:
+def _logo_faces(img: np.ndarray, reading: DiceReading, value: int, above: bool) -> DiceReading:
     """With a calibrated logo face, a die body centred on one mark that is not a pip is
-    that face; without calibration it stays uncertain (``FaceFinder._judge``)."""
+    that face; without calibration it stays uncertain (``FaceFinder._judge``). Unless the
+    face network sees a pip face there: then the mark is a pip whose face's other pips were
+    not found, and it stays uncertain (``above``: see ``second_opinion``'s look_above)."""
     logo = [u for u in reading.uncertain if u.reason == LOGO_REASON]
     if not logo:
         return reading
-    rest = [u for u in reading.uncertain if u.reason != LOGO_REASON]
+    side = float(np.median(reading.die_sizes)) if reading.die_sizes else None
+    seen = pip_face_seen(img, [(u.x, u.y) for u in logo], side, above) if side else None
+    if seen is not None:
+        logo = [u for u, p in zip(logo, seen) if p < LOGO_PIPS]
+    rest = [u for u in reading.uncertain if u not in logo]
     return DiceReading(reading.dice + [Die(value, u.x, u.y, 0.7) for u in logo], rest, reading.die_sizes)
 
 

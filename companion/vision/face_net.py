@@ -215,6 +215,19 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     return out
 
 
+def pip_face_seen(img: np.ndarray, spots, side: float, above: bool = False,
+                  net: FaceNet | None = None) -> list[float] | None:
+    """For each spot [(x, y)] of ``img`` (dice ``side`` px wide): the network's highest
+    probability of any pip face over the views around it, as ``second_opinion`` looks
+    around an uncertain spot (``above``: no lower than the spot). None without a network."""
+    net = net or FaceNet.shared()
+    if net is None or not len(spots):
+        return None
+    pattern = _AROUND_ABOVE if above else _AROUND
+    probs = net.crop_probabilities(img, _views([(x, y, None, pattern) for x, y in spots], side))
+    return probs[:, :NOT_A_FACE].reshape(len(spots), len(pattern), NOT_A_FACE).max(axis=(1, 2)).tolist()
+
+
 # Where the network looks around a spot, as (x offset, y offset, crop size) in die sides:
 # around an uncertain spot or a blob, which are only roughly a face's centre, five centres
 # at three sizes; at a lone spot, which is a centre if anything, three sizes.
