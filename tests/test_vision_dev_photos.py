@@ -26,6 +26,17 @@ def _accuracy_module():
     return mod
 
 
+def _photo(name: str, **frame):
+    """Dev photo ``name`` and its labels, as ``vision_accuracy.as_frame(**frame)`` makes them
+    (as it is, without ``frame``)."""
+    import cv2
+
+    acc = _accuracy_module()
+    path = os.path.join(DEV, name)
+    img = cv2.imread(path)
+    return acc.as_frame(img, acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0]), **frame)
+
+
 def _subset_rates(reduce: int, **frame) -> tuple[float, float]:
     """(share read right, share read wrong) over every 25th photo, decoded at 1/``reduce``
     size and made into frames by ``vision_accuracy.as_frame(**frame)``."""
@@ -72,15 +83,10 @@ def test_white_ones_on_the_pale_tray_are_read():
     # shows, which the pip reader alone takes for no evidence of a die. The face network,
     # asked about such lone spots, finds the die around them. (A photo the network never
     # saw in training.)
-    import cv2
-
     from companion.vision.dice import read_dice
 
-    acc = _accuracy_module()
-    path = os.path.join(DEV, "IMG_20191208_112305.jpg")
-    img = cv2.imread(path)
-    labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
-    res = acc.score_image(read_dice(img), labels)
+    img, labels = _photo("IMG_20191208_112305.jpg")
+    res = _accuracy_module().score_image(read_dice(img), labels)
     assert (res["correct"], res["wrong"], res["phantom"]) == (len(labels), 0, 0)
 
 
@@ -96,17 +102,11 @@ def test_dice_whose_pips_the_finder_misses_are_read_as_the_whole_face(name, face
     # checks. They are part of one face only (the 3's line, the 5's square), whose missing
     # pips show the pips' colour; the face network, asked about that face, reads the same
     # value. (Photos the network never saw in training.)
-    import cv2
-
     from companion.vision.dice import read_dice
 
-    acc = _accuracy_module()
-    path = os.path.join(DEV, name)
-    img = cv2.imread(path)
-    img, labels = acc.as_frame(img, acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0]),
-                               frame="640x480", jpeg=80)
+    img, labels = _photo(name, frame="640x480", jpeg=80)
     reading = read_dice(img)
-    res = acc.score_image(reading, labels)
+    res = _accuracy_module().score_image(reading, labels)
     assert res["wrong"] == res["phantom"] == 0
     for value, fx, fy in faces:
         (x, y, w, h), = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - fx) < 10
@@ -122,15 +122,10 @@ def test_glare_where_a_face_has_no_pip_is_not_taken_for_a_missed_pip(name):
     # too reads those faces as 3 and 5 (though it was trained on these photos), so only the
     # reader's rule that a light pip it missed must be no bigger than a pip (glare is a
     # streak or a patch) keeps them from being read so.
-    import cv2
-
     from companion.vision.dice import read_dice
 
-    acc = _accuracy_module()
-    path = os.path.join(DEV, name)
-    img = cv2.imread(path)
-    labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
-    res = acc.score_image(read_dice(img), labels)
+    img, labels = _photo(name)
+    res = _accuracy_module().score_image(read_dice(img), labels)
     assert res["wrong"] == res["phantom"] == 0
 
 
@@ -140,15 +135,9 @@ def test_a_calibrated_logo_face_is_not_read_where_pips_were_missed(name):
     # among others that were not: "a mark that is not a pip" on a die body, as a logo is.
     # With a logo face calibrated (here the 6), those must not be read as the logo's
     # value: the face network sees a pip face there, which it never sees on a logo.
-    import cv2
-
     from companion.vision.calibration import Calibration
     from companion.vision.dice import read_dice
 
-    acc = _accuracy_module()
-    path = os.path.join(DEV, name)
-    img = cv2.imread(path)
-    img, labels = acc.as_frame(img, acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0]),
-                               frame="640x480", jpeg=80)
-    res = acc.score_image(read_dice(img, Calibration(logo_value=6)), labels)
+    img, labels = _photo(name, frame="640x480", jpeg=80)
+    res = _accuracy_module().score_image(read_dice(img, Calibration(logo_value=6)), labels)
     assert res["wrong"] == res["phantom"] == 0
