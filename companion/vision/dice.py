@@ -47,7 +47,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
-from .face_net import pip_face_seen, second_opinion
+from .face_net import second_opinion
 from .pips import Pip, empty_positions, find_pips, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, foreground_mask, working_image
 from .slant import side_drop, side_faces, stretch_for, toward_camera
@@ -111,7 +111,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch)
     if cal.logo_value:
-        reading = _logo_faces(img, reading, cal.logo_value, colours.drop > 0)
+        reading = _logo_faces(reading, cal.logo_value)
     if stretch is not None:
         reading = _rescale(reading, (1.0 / stretch[0], 1.0 / stretch[1]), (0, 0))
     return _rescale(reading, 1.0 / scale, offset, pre=True)
@@ -174,18 +174,15 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading,
     return out
 
 
-def _logo_faces(img: np.ndarray, reading: DiceReading, value: int, above: bool) -> DiceReading:
+def _logo_faces(reading: DiceReading, value: int) -> DiceReading:
     """With a calibrated logo face, a die body centred on one mark that is not a pip is
     that face; without calibration it stays uncertain (``FaceFinder._judge``). Unless the
-    face network sees a pip face there: then the mark is a pip whose face's other pips were
-    not found, and it stays uncertain (``above``: see ``second_opinion``'s look_above)."""
-    logo = [u for u in reading.uncertain if u.reason == LOGO_REASON]
+    face network saw a pip face there (``Uncertain.pip_face``): then the mark is a pip
+    whose face's other pips were not found, and it stays uncertain."""
+    logo = [u for u in reading.uncertain if u.reason == LOGO_REASON
+            and (u.pip_face is None or u.pip_face < LOGO_PIPS)]
     if not logo:
         return reading
-    side = float(np.median(reading.die_sizes)) if reading.die_sizes else None
-    seen = pip_face_seen(img, [(u.x, u.y) for u in logo], side, above) if side else None
-    if seen is not None:
-        logo = [u for u, p in zip(logo, seen) if p < LOGO_PIPS]
     rest = [u for u in reading.uncertain if u not in logo]
     return DiceReading(reading.dice + [Die(value, u.x, u.y, 0.7) for u in logo], rest, reading.die_sizes)
 

@@ -26,6 +26,7 @@ import math
 import os
 import threading
 from collections.abc import Collection
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -156,10 +157,12 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
       die only at ``ACCEPT``; otherwise they add nothing (they are not evidence of a die).
-    Nothing becomes a die where a die was read, or disputed, already. ``look_above``: the
-    reasons of spots placed at a die's outline's centre, which in a frame stretched back
-    from a camera tilted down at the tray lies below the top face, the near sides (pips and
-    all) taking up the outline's lower part: around those the network looks no lower.
+    Nothing becomes a die where a die was read, or disputed, already. Each uncertain spot
+    that stays carries the most the network saw of any pip face around it (``pip_face``).
+    ``look_above``: the reasons of spots placed at a die's outline's centre, which in a
+    frame stretched back from a camera tilted down at the tray lies below the top face, the
+    near sides (pips and all) taking up the outline's lower part: around those the network
+    looks no lower.
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
     if not reading.die_sizes or not (reading.dice or reading.uncertain):
@@ -197,7 +200,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face does not look it"))
         else:
             out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
-    found = _surest_views(spots + wholes, views[n:], probs[n:, :NOT_A_FACE])
+    faces = probs[n:, :NOT_A_FACE]
+    found = _surest_views(spots + wholes, views[n:], faces)
+    # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
+    ends = np.cumsum([len(pattern) for *_, pattern in spots[:len(reading.uncertain)]], dtype=int)
+    seen = [float(faces[e - len(spot[3]):e].max()) for e, spot in zip(ends, spots)]
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
     # Two readings of one spot that differ leave it uncertain.
@@ -211,21 +218,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             out.dice.append(die)
             taken.append((die.x, die.y))
         elif k < len(reading.uncertain):
-            out.uncertain.append(reading.uncertain[k])
+            out.uncertain.append(replace(reading.uncertain[k], pip_face=seen[k]))
     return out
-
-
-def pip_face_seen(img: np.ndarray, spots, side: float, above: bool = False,
-                  net: FaceNet | None = None) -> list[float] | None:
-    """For each spot [(x, y)] of ``img`` (dice ``side`` px wide): the network's highest
-    probability of any pip face over the views around it, as ``second_opinion`` looks
-    around an uncertain spot (``above``: no lower than the spot). None without a network."""
-    net = net or FaceNet.shared()
-    if net is None or not len(spots):
-        return None
-    pattern = _AROUND_ABOVE if above else _AROUND
-    probs = net.crop_probabilities(img, _views([(x, y, None, pattern) for x, y in spots], side))
-    return probs[:, :NOT_A_FACE].reshape(len(spots), len(pattern), NOT_A_FACE).max(axis=(1, 2)).tolist()
 
 
 # Where the network looks around a spot, as (x offset, y offset, crop size) in die sides:

@@ -7,7 +7,7 @@ internal working scale).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -27,13 +27,16 @@ class Uncertain:
     not found, a blur): not a reading, but what a second reader may confirm. It stays
     inside the reader (not in the JSON). ``whole`` is, where the pips found are part of a
     standard face whose other pips were missed, that face as (value, x, y): likewise for
-    a second reader to confirm, and likewise not in the JSON.
+    a second reader to confirm, and likewise not in the JSON. ``pip_face`` is the face
+    network's highest probability of any pip face around the spot, where it looked: a
+    calibrated logo face is read only where it is low (not in the JSON either).
     """
     x: float
     y: float
     reason: str
     hint: int | None = field(default=None, repr=False, compare=False)
     whole: tuple[int, float, float] | None = field(default=None, repr=False, compare=False)
+    pip_face: float | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -48,10 +51,11 @@ class Coin:
 
 def _rounded(obj) -> dict:
     out = {}
-    for key, value in asdict(obj).items():
-        if key in ("hint", "whole"):
-            continue
-        out[key] = round(value, 1 if key in ("x", "y", "r") else 3) if isinstance(value, float) else value
+    for f in fields(obj):
+        if not f.repr:
+            continue   # the reader's own notes, not part of the reading
+        value = getattr(obj, f.name)
+        out[f.name] = round(value, 1 if f.name in ("x", "y", "r") else 3) if isinstance(value, float) else value
     return out
 
 
