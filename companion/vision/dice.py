@@ -18,7 +18,9 @@ In each pass:
 5. anything that fails is reported as ``Uncertain`` with the reason; it never becomes a value.
    Where the failure is pips that fit no face, or a spot of the pips' colour where the
    face has no pip, the spot also carries the one standard face those pips can be part of
-   (the finder missed its other pips: a faint one, one run into the die's dark edge).
+   (the finder missed its other pips: a faint one, one run into the die's dark edge);
+   a lone round spot centred on its die but with marks around it (a logo, or a 1 on
+   marbled plastic) carries the 1 it would be.
 
 Then die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
 a blank or logo face) are reported as uncertain too.
@@ -948,9 +950,14 @@ class FaceFinder:
                 round_body = 4 * math.pi * area / max(per * per, 1e-6) > 0.87 and fill < 0.82
                 if not die_like or round_body:
                     return   # a spot on a round body is a coin or a button, not a 1
-                if self.pips[idx[0]].ratio < 0.7 or not self._plain_around(idx[0], side):
-                    # A lone spot with marks around it, or not round: a logo, not a 1.
-                    reading.uncertain.append(Uncertain(bx, by, LOGO_REASON))
+                round_spot = self.pips[idx[0]].ratio >= 0.7
+                if not round_spot or not self._plain_around(idx[0], side):
+                    # A lone spot with marks around it, or not round: a logo, not a 1 --
+                    # unless the marks are marbling in the plastic. A round spot centred on
+                    # its die is the 1 it would be, for the network to confirm (``whole``).
+                    centred = round_spot and self._off_centre(bx, by, cx, cy, side) <= 0.2 * side
+                    one = (1, cx, cy) if centred else None
+                    reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, whole=one))
                     return
                 if self._off_centre(bx, by, cx, cy, side) > 0.2 * side:
                     reading.uncertain.append(Uncertain(bx, by, OFF_CENTRE_REASON))

@@ -26,8 +26,9 @@ class Uncertain:
     ``hint`` is the value the pips seemed to show where a check then failed (the die's body
     not found, a blur): not a reading, but what a second reader may confirm. It stays
     inside the reader (not in the JSON). ``whole`` is, where the pips found are part of a
-    standard face whose other pips were missed, that face as (value, x, y): likewise for
-    a second reader to confirm, and likewise not in the JSON. ``pip_face`` is the face
+    standard face whose other pips were missed (or are a 1 but for the marks around its
+    pip), that face as (value, x, y): likewise for a second reader to confirm, and
+    likewise not in the JSON. ``pip_face`` is the face
     network's highest probability of any pip face around the spot, where it looked: a
     calibrated logo face is read only where it is low (not in the JSON either).
     """
