@@ -111,7 +111,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     reading = second_opinion(img, reading, _unreported_blobs(colours.fg, reading, stretch),
                              look_above=OUTLINE_REASONS if colours.drop > 0 else ())
     if stretch is not None:
-        reading = side_faces(colours.frame, reading, stretch)
+        reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
     if cal.logo_value:
         reading = _logo_faces(reading, cal.logo_value)
     if stretch is not None:

@@ -16,6 +16,7 @@ the faces read there.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 import numpy as np
 
@@ -84,18 +85,25 @@ def toward_camera(stretch: tuple[float, float], dx: float, dy: float) -> tuple[f
     return (dy, dx) if stretch[1] > stretch[0] else (abs(dx), dy)
 
 
-def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, float]) -> DiceReading:
+def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, float],
+               outline_reasons: Collection[str] = ()) -> DiceReading:
     """A slanted camera sees the dice's near sides too, and once the frame is stretched
     their pips are as round as the top faces'. A face read right next to another, on the
     camera's side of it (below it, for a camera tilted down at the tray; either side along x
     for one turned sideways), closer than two touching dice stand, may be that die's side.
     It is dropped when it is that die's plastic in shade (darker, as a side under a lamp is,
     and of the same colour); a die of another colour stays; the rest become uncertain (two
-    touching dice of one colour look just the same)."""
+    touching dice of one colour look just the same).
+
+    An uncertain spot whose reason is in ``outline_reasons`` lies at the centre of its die's
+    outline, which takes in the near sides: for a camera tilted down at the tray, its top
+    face is taken to be half the sides' drop above it."""
     if not reading.die_sizes or len(reading.dice) + len(reading.uncertain) < 2:
         return reading
     side = float(np.median(reading.die_sizes))
-    beyond = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
+    lift = 0.5 * side_drop(stretch) * side if stretch[1] > stretch[0] else 0.0
+    beyond = [(d.x, d.y) for d in reading.dice] + [
+        (u.x, u.y - lift) if u.reason in outline_reasons else (u.x, u.y) for u in reading.uncertain]
 
     def body(x, y):
         # The body's colour: the median over the face (pips are a minority of it), as
