@@ -150,6 +150,21 @@ def test_the_near_side_of_a_die_left_uncertain_is_not_read_as_another_die():
     assert res["wrong"] == res["phantom"] == 0
 
 
+@pytest.mark.parametrize("name", ["IMG_20191208_112510.jpg", "IMG_20191209_100211.jpg"])
+def test_a_lone_pip_off_its_dies_centre_is_not_read_as_a_one(name):
+    # Two 2s in slanted webcam frames, one pip of each lost to the JPEG: the pip found
+    # lies off its die's centre, so the pip reader reads no 1 there. The face network, in
+    # a view shifted onto that pip, read a 1 all but surely. But opposite the pip through
+    # the face's centre something other than the body shows (the lost pip), and every face
+    # but the 1 has a pip there: the network may read any face there but a 1. (Photos the
+    # network saw in training, though not as webcam frames.)
+    from companion.vision.dice import read_dice
+
+    img, labels = _photo(name, frame="640x480", jpeg=80)
+    res = _accuracy_module().score_image(read_dice(img), labels)
+    assert res["wrong"] == res["phantom"] == 0
+
+
 @pytest.mark.parametrize("name", ["IMG_20191209_095421.jpg", "IMG_20191209_100602.jpg"])
 def test_glare_where_a_face_has_no_pip_is_not_taken_for_a_missed_pip(name):
     # Glossy red dice with white pips: the glare across a 2 and on the middle of a 4 is as

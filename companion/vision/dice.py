@@ -30,7 +30,9 @@ gets its say: a die read from the pips stands only if the network does not contr
 where the pips showed a value but a check doubted the die (no body found, a blur), or are
 part of a whole face, the network must read that same value; an uncertain spot, a
 die-sized blob where nothing was reported, or a lone round spot (all a white 1 on a pale
-tray shows) becomes a die only when the network is all but sure of its value. A
+tray shows) becomes a die only when the network is all but sure of its value, and not
+of a value the pips there rule out (a lone pip off its die's centre, with something
+showing opposite it, is no 1: every other face is symmetric about its centre). A
 calibrated logo face is read as its value, unless the network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
@@ -43,6 +45,7 @@ The frame is scaled down internally for large photos; positions are in the calle
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import NamedTuple
 
 import cv2
@@ -238,8 +241,8 @@ def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
         return ((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)
 
     dice = [Die(d.value, *pos(d.x, d.y), d.confidence) for d in reading.dice]
-    unc = [Uncertain(*pos(u.x, u.y), u.reason, u.hint,
-                     None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2])))
+    unc = [replace(u, x=pos(u.x, u.y)[0], y=pos(u.x, u.y)[1],
+                   whole=None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2])))
            for u in reading.uncertain]
     return DiceReading(dice, unc, [s * max(fx, fy) for s in reading.die_sizes],
                        [pos(x, y) for x, y in reading.leads])
@@ -623,6 +626,16 @@ class FaceFinder:
         pip_like = norms(cols - self.pip_colours[i]) < norms(cols - body)
         return float(off_body.mean()) <= 0.4 and float(pip_like.mean()) <= 0.05
 
+    def _partner_shows(self, i: int, bx: float, by: float, side: float) -> bool:
+        """True when, opposite pip ``i`` through the centre of its die's top face (the
+        body's centre (bx, by), or above it at a slant, as ``_off_centre`` allows), something
+        other than the body shows. Every face but the 1 is symmetric about its centre, so a
+        pip off the centre has a partner there: a lone pip with one is part of a 2-6 whose
+        other pips were missed, not a 1 whose body was misjudged."""
+        px, py = (float(v) for v in self.xy[i])
+        face_y = by - min(max(by - py, 0.0), 0.5 * self.drop * side)
+        return bool(self._looks([i], np.array([[2 * bx - px, 2 * face_y - py]]))[0][0])
+
     def _pip_alike_nearby(self, i: int) -> bool:
         """True when a round pip of pip ``i``'s colour and size lies within 6.5 of its radii
         (closer than any pip of a neighbouring die can be to the centre pip of a 1)."""
@@ -956,11 +969,14 @@ class FaceFinder:
                     # unless the marks are marbling in the plastic. A round spot centred on
                     # its die is the 1 it would be, for the network to confirm (``whole``).
                     centred = round_spot and self._off_centre(bx, by, cx, cy, side) <= 0.2 * side
+                    # Off the centre, with a partner opposite, it is part of a 2-6 instead.
                     one = (1, cx, cy) if centred else None
-                    reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, whole=one))
+                    no_one = (1,) if not centred and self._partner_shows(idx[0], bx, by, side) else ()
+                    reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, whole=one, rules_out=no_one))
                     return
                 if self._off_centre(bx, by, cx, cy, side) > 0.2 * side:
-                    reading.uncertain.append(Uncertain(bx, by, OFF_CENTRE_REASON))
+                    no_one = (1,) if self._partner_shows(idx[0], bx, by, side) else ()
+                    reading.uncertain.append(Uncertain(bx, by, OFF_CENTRE_REASON, rules_out=no_one))
                     return
                 if self._pip_alike_nearby(idx[0]):
                     # The centre pip of a 3 or 5 whose other pips did not link: on a 1 the

@@ -151,10 +151,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       a value somewhere on it. The spot's position is only roughly the face's centre (it may
       be the middle of the pips that did link), so the network looks at a few centres and
       sizes around it and keeps its surest view (it was taught that a view off a face's
-      centre is no face). Where the pips found are part of one standard face whose other
-      pips were missed, or a lone pip centred on its die is a 1 but for the marks around it
-      (``Uncertain.whole``), the network reading that face's value at its centre at
-      ``AGREE`` makes it a die too, unless the two ways read different values;
+      centre is no face), but never as a value the pips there rule out
+      (``Uncertain.rules_out``). Where the pips found are part of one standard face whose
+      other pips were missed, or a lone pip centred on its die is a 1 but for the marks
+      around it (``Uncertain.whole``), the network reading that face's value at its centre
+      at ``AGREE`` makes it a die too, unless the two ways read different values;
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
       die only at ``ACCEPT``; otherwise they add nothing (they are not evidence of a die).
@@ -202,10 +203,15 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         else:
             out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
     faces = probs[n:, :NOT_A_FACE]
-    found = _surest_views(spots + wholes, views[n:], faces)
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
     ends = np.cumsum([len(pattern) for *_, pattern in spots[:len(reading.uncertain)]], dtype=int)
     seen = [float(faces[e - len(spot[3]):e].max()) for e, spot in zip(ends, spots)]
+    # Values the pips rule out at a spot are not read there (``Uncertain.rules_out``).
+    if any(u.rules_out for u in reading.uncertain):
+        faces = faces.copy()
+        for e, spot, u in zip(ends, spots, reading.uncertain):
+            faces[e - len(spot[3]):e, [v - 1 for v in u.rules_out]] = 0.0
+    found = _surest_views(spots + wholes, views[n:], faces)
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
     # Two readings of one spot that differ leave it uncertain.

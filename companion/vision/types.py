@@ -31,6 +31,8 @@ class Uncertain:
     likewise not in the JSON. ``pip_face`` is the face
     network's highest probability of any pip face around the spot, where it looked: a
     calibrated logo face is read only where it is low (not in the JSON either).
+    ``rules_out`` holds the values the pips found there cannot be, which a second reader
+    must not read there either (a lone pip off its die's centre is no 1).
     """
     x: float
     y: float
@@ -38,6 +40,7 @@ class Uncertain:
     hint: int | None = field(default=None, repr=False, compare=False)
     whole: tuple[int, float, float] | None = field(default=None, repr=False, compare=False)
     pip_face: float | None = field(default=None, repr=False, compare=False)
+    rules_out: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
