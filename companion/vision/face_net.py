@@ -135,6 +135,9 @@ ACCEPT = 0.95
 AGREE = 0.8
 SUPPORT = 0.05
 OVERRULE = 0.9
+# The faces that hold every pip of a face and more: where the network reads one of these at
+# AGREE, the pip reader more likely missed a pip (to glare, to the JPEG) than saw one more.
+_FULLER = {1: (3, 5), 2: (3, 4, 5, 6), 3: (5,), 4: (5, 6)}
 
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
@@ -142,7 +145,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network gives its value some support
-      (``SUPPORT``) and is not sure of another (``OVERRULE``); else it becomes uncertain;
+      (``SUPPORT``), is not sure of another (``OVERRULE``), and does not read, at ``AGREE``,
+      a face that holds its pips and more (``_FULLER``: a pip the reader missed); else it
+      becomes uncertain;
     - an uncertain spot where the pips showed a value (its ``hint``: the pips' layout read,
       but a check doubted the die, e.g. no body found or a blur) becomes a die only if the
       network, looking at the pips' middle, reads that very value at ``AGREE``; if it reads
@@ -200,6 +205,10 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face looks like {seen}"))
         elif p[d.value - 1] < SUPPORT:
             out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face does not look it"))
+        elif any(p[w - 1] >= AGREE for w in _FULLER.get(d.value, ())):
+            fuller = max(_FULLER[d.value], key=lambda w: p[w - 1])
+            out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face looks like a {fuller} "
+                                                     "(a pip missed?)"))
         else:
             out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
     faces = probs[n:, :NOT_A_FACE]
