@@ -37,6 +37,21 @@ def _photo(name: str, **frame):
     return acc.as_frame(img, acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0]), **frame)
 
 
+def _assert_read(img, labels, faces=()):
+    """``img`` is read without a wrong value or a die that is not there, and each of the
+    labelled ``faces`` [(value, x, y), positions to 10 px] is read as its value."""
+    from companion.vision.dice import read_dice
+
+    reading = read_dice(img)
+    res = _accuracy_module().score_image(reading, labels)
+    assert res["wrong"] == res["phantom"] == 0
+    for value, fx, fy in faces:
+        (x, y, w, h), = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - fx) < 10
+                         and abs(lab[2] - fy) < 10]
+        assert any(d.value == value and abs(d.x - x) < w / 2 and abs(d.y - y) < h / 2
+                   for d in reading.dice), f"the {value} at ({x:.0f}, {y:.0f}) was not read"
+
+
 def _subset_rates(reduce: int, **frame) -> tuple[float, float]:
     """(share read right, share read wrong) over every 25th photo, decoded at 1/``reduce``
     size and made into frames by ``vision_accuracy.as_frame(**frame)``."""
@@ -102,22 +117,7 @@ def test_dice_whose_pips_the_finder_misses_are_read_as_the_whole_face(name, face
     # checks. They are part of one face only (the 3's line, the 5's square), whose missing
     # pips show the pips' colour; the face network, asked about that face, reads the same
     # value. (Photos the network never saw in training.)
-    from companion.vision.dice import read_dice
-
-    _assert_read(read_dice, faces, *_photo(name, frame="640x480", jpeg=80))
-
-
-def _assert_read(read_dice, faces, img, labels):
-    """``img`` is read without a wrong value or a die that is not there, and each of the
-    labelled ``faces`` [(value, x, y), positions to 10 px] is read as its value."""
-    reading = read_dice(img)
-    res = _accuracy_module().score_image(reading, labels)
-    assert res["wrong"] == res["phantom"] == 0
-    for value, fx, fy in faces:
-        (x, y, w, h), = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - fx) < 10
-                         and abs(lab[2] - fy) < 10]
-        assert any(d.value == value and abs(d.x - x) < w / 2 and abs(d.y - y) < h / 2
-                   for d in reading.dice), f"the {value} at ({x:.0f}, {y:.0f}) was not read"
+    _assert_read(*_photo(name, frame="640x480", jpeg=80), faces)
 
 
 @pytest.mark.parametrize("name, frame, one", [
@@ -131,9 +131,7 @@ def test_a_one_on_marbled_plastic_is_read(name, frame, one):
     # pip reader takes it for a logo ("a mark that is not a pip"). It is the 1 it looks
     # like if the face network, asked about a 1 there, reads one. (The first photo the
     # network never saw in training; it saw the second, though not as a webcam frame.)
-    from companion.vision.dice import read_dice
-
-    _assert_read(read_dice, [(1, *one)], *_photo(name, **frame))
+    _assert_read(*_photo(name, **frame), [(1, *one)])
 
 
 def test_the_near_side_of_a_die_left_uncertain_is_not_read_as_another_die():
@@ -143,11 +141,7 @@ def test_the_near_side_of_a_die_left_uncertain_is_not_read_as_another_die():
     # are round, and the face network too reads them as a 2. They are the side of the die
     # whose top face lies half the sides' drop above that spot. (A photo the network saw
     # in training, though not as a webcam frame.)
-    from companion.vision.dice import read_dice
-
-    img, labels = _photo("IMG_20191208_112214.jpg", frame="640x480", jpeg=80)
-    res = _accuracy_module().score_image(read_dice(img), labels)
-    assert res["wrong"] == res["phantom"] == 0
+    _assert_read(*_photo("IMG_20191208_112214.jpg", frame="640x480", jpeg=80))
 
 
 @pytest.mark.parametrize("name", ["IMG_20191208_112510.jpg", "IMG_20191209_100211.jpg"])
@@ -158,11 +152,7 @@ def test_a_lone_pip_off_its_dies_centre_is_not_read_as_a_one(name):
     # the face's centre something other than the body shows (the lost pip), and every face
     # but the 1 has a pip there: the network may read any face there but a 1. (Photos the
     # network saw in training, though not as webcam frames.)
-    from companion.vision.dice import read_dice
-
-    img, labels = _photo(name, frame="640x480", jpeg=80)
-    res = _accuracy_module().score_image(read_dice(img), labels)
-    assert res["wrong"] == res["phantom"] == 0
+    _assert_read(*_photo(name, frame="640x480", jpeg=80))
 
 
 def test_a_face_whose_middle_pip_was_lost_is_not_read_as_the_face_without_it():
@@ -172,11 +162,7 @@ def test_a_face_whose_middle_pip_was_lost_is_not_read_as_the_face_without_it():
     # those two pips and one more, which the reader more likely missed than the network
     # imagined. The die is asked about, not read. (A photo the network saw in training,
     # though not as a webcam frame.)
-    from companion.vision.dice import read_dice
-
-    img, labels = _photo("IMG_20191209_100645.jpg", frame="640x480", jpeg=80)
-    res = _accuracy_module().score_image(read_dice(img), labels)
-    assert res["wrong"] == res["phantom"] == 0
+    _assert_read(*_photo("IMG_20191209_100645.jpg", frame="640x480", jpeg=80))
 
 
 @pytest.mark.parametrize("name", ["IMG_20191209_095421.jpg", "IMG_20191209_100602.jpg"])
@@ -186,11 +172,7 @@ def test_glare_where_a_face_has_no_pip_is_not_taken_for_a_missed_pip(name):
     # too reads those faces as 3 and 5 (though it was trained on these photos), so only the
     # reader's rule that a light pip it missed must be no bigger than a pip (glare is a
     # streak or a patch) keeps them from being read so.
-    from companion.vision.dice import read_dice
-
-    img, labels = _photo(name)
-    res = _accuracy_module().score_image(read_dice(img), labels)
-    assert res["wrong"] == res["phantom"] == 0
+    _assert_read(*_photo(name))
 
 
 @pytest.mark.parametrize("name", ["IMG_20191208_111642.jpg", "IMG_20191208_111904.jpg"])

@@ -240,10 +240,13 @@ def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
     def pos(x, y):
         return ((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)
 
+    def moved(u: Uncertain) -> Uncertain:
+        x, y = pos(u.x, u.y)
+        whole = None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2]))
+        return replace(u, x=x, y=y, whole=whole)
+
     dice = [Die(d.value, *pos(d.x, d.y), d.confidence) for d in reading.dice]
-    unc = [replace(u, x=pos(u.x, u.y)[0], y=pos(u.x, u.y)[1],
-                   whole=None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2])))
-           for u in reading.uncertain]
+    unc = [moved(u) for u in reading.uncertain]
     return DiceReading(dice, unc, [s * max(fx, fy) for s in reading.die_sizes],
                        [pos(x, y) for x, y in reading.leads])
 
@@ -969,8 +972,8 @@ class FaceFinder:
                     # unless the marks are marbling in the plastic. A round spot centred on
                     # its die is the 1 it would be, for the network to confirm (``whole``).
                     centred = round_spot and self._off_centre(bx, by, cx, cy, side) <= 0.2 * side
-                    # Off the centre, with a partner opposite, it is part of a 2-6 instead.
                     one = (1, cx, cy) if centred else None
+                    # Off the centre, with a partner opposite, it is part of a 2-6 instead.
                     no_one = (1,) if not centred and self._partner_shows(idx[0], bx, by, side) else ()
                     reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, whole=one, rules_out=no_one))
                     return
