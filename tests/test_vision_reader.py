@@ -204,6 +204,23 @@ def test_a_dot_on_the_bare_tray_is_not_a_one(pip_scale, colour):
         assert sorted(read_dice(frame).values) == values, f"seed {seed}"
 
 
+@pytest.mark.parametrize("side", [12, 14])
+def test_a_row_of_pins_beside_the_dice_is_not_read_as_ones(side):
+    # A pin header on a circuit board, rivets, eyelets: small light squares, each with a
+    # dark dot in the middle, on the desk beside the tray. Each is a lone round spot on a
+    # square body, as a 1 is; but they are smaller than any die whose other faces the pip
+    # finder could read, and must not become ten 1s (nor hide the dice).
+    def pins(canvas):
+        for k in range(10):
+            x, y, h = 100 + (side + 22) * k, 400, side / 2
+            canvas.poly([(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)], (215, 215, 220))
+            canvas.ellipse(x, y, side / 6, side / 6, 0, (30, 30, 30))
+
+    for seed in range(3):
+        frame, _ = render_scene([3, 5], seed=seed, extra=pins)
+        assert sorted(read_dice(frame).values) == [3, 5], f"seed {seed}"
+
+
 def test_large_photo_positions_are_in_caller_pixels():
     frame, truth = render_scene([5, 3], seed=2, size=(2400, 1800))
     reading = read_dice(frame)

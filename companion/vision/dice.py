@@ -10,8 +10,8 @@ In each pass:
 1. pips are found by local contrast in each colour channel (``pips.find_pips``);
 2. pips are linked into faces when alike and joined by the die's body colour only;
 3. each face is checked against the six standard layouts, and against its die body (the
-   region of the body colour around it): the body must be die-sized for its pips, hold no
-   other pips, and be centred on the face;
+   region of the body colour around it): the body must be die-sized for its pips (and big
+   enough for any face's pips to be found), hold no other pips, and be centred on the face;
 4. where a face stays uncertain because its pips would not link (marbled or two-tone
    plastic breaks the body colour between them), the pips inside the die's outline in the
    foreground mask get a second look, under the same layout and body checks;
@@ -53,7 +53,7 @@ import numpy as np
 
 from .calibration import Calibration
 from .face_net import second_opinion
-from .pips import Pip, empty_positions, find_pips, layout_value, mean_rows, norm, norms
+from .pips import MIN_PIP_AREA, Pip, empty_positions, find_pips, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, foreground_mask, working_image
 from .slant import side_drop, side_faces, stretch_for, toward_camera
 from .types import DiceReading, Die, Uncertain
@@ -75,6 +75,10 @@ NO_PIPS_REASON = "die-shaped but no readable pips"
 OUTLINE_REASONS = frozenset({LOGO_REASON, OFF_CENTRE_REASON, NO_PIPS_REASON})
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
+# The least side (px) of a die whose faces can be read: a die's pips are about 1/11 of its
+# side, so on a smaller die those of a 2-6 are below the smallest spot the pip finder takes.
+# A lone spot on a body that small is more likely a pin, a rivet or a hole than a 1.
+MIN_DIE_SIDE = 11 * math.sqrt(MIN_PIP_AREA / math.pi)
 
 
 def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> DiceReading:
@@ -879,7 +883,7 @@ class FaceFinder:
         r = float(np.median(self.r[idx]))
         pts = self.xy[idx].astype(np.float64)
         value, quality, _ = layout_value(pts)
-        if value is None or not 4.0 * r < side < 20.0 * r:
+        if value is None or not max(4.0 * r, MIN_DIE_SIDE) < side < 20.0 * r:
             return None
         fx, fy = pts.mean(axis=0)
         span = _span(pts)
@@ -960,7 +964,7 @@ class FaceFinder:
             aspect = max(bw, bh) / max(1.0, min(bw, bh))
             fill = area / max(1.0, bw * bh)
             side = math.sqrt(max(1.0, bw * bh))
-            die_like = aspect < 1.7 and fill > 0.6 and 3.5 * r < side < 20 * r
+            die_like = aspect < 1.7 and fill > 0.6 and max(3.5 * r, MIN_DIE_SIDE) < side < 20 * r
             if len(idx) == 1:
                 per = cv2.arcLength(max(cnts, key=cv2.contourArea), True)
                 round_body = 4 * math.pi * area / max(per * per, 1e-6) > 0.87 and fill < 0.82

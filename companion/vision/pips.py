@@ -48,7 +48,11 @@ def contrast_maps(img: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
             cv2.max(cv2.max(dark[0], dark[1]), dark[2]))
 
 
-def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = 7.0) -> list[Pip]:
+# The least area (px) of a blob taken for a pip.
+MIN_PIP_AREA = 7.0
+
+
+def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP_AREA) -> list[Pip]:
     """Round, contrasting blobs smaller than the kernel size ``k``: the pip candidates.
 
     Each blob is cut at a share of its own peak contrast (``CUTS``), so a faint pip and a
