@@ -971,18 +971,17 @@ class FaceFinder:
                 if not die_like or round_body:
                     return   # a spot on a round body is a coin or a button, not a 1
                 round_spot = self.pips[idx[0]].ratio >= 0.7
+                centred = round_spot and self._off_centre(bx, by, cx, cy, side) <= 0.2 * side
+                # Off the centre, with a partner opposite, it is part of a 2-6, not a 1.
+                no_one = () if centred or not self._partner_shows(idx[0], bx, by, side) else (1,)
                 if not round_spot or not self._plain_around(idx[0], side):
                     # A lone spot with marks around it, or not round: a logo, not a 1 --
                     # unless the marks are marbling in the plastic. A round spot centred on
                     # its die is the 1 it would be, for the network to confirm (``whole``).
-                    centred = round_spot and self._off_centre(bx, by, cx, cy, side) <= 0.2 * side
                     one = (1, cx, cy) if centred else None
-                    # Off the centre, with a partner opposite, it is part of a 2-6 instead.
-                    no_one = (1,) if not centred and self._partner_shows(idx[0], bx, by, side) else ()
                     reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, whole=one, rules_out=no_one))
                     return
-                if self._off_centre(bx, by, cx, cy, side) > 0.2 * side:
-                    no_one = (1,) if self._partner_shows(idx[0], bx, by, side) else ()
+                if not centred:
                     reading.uncertain.append(Uncertain(bx, by, OFF_CENTRE_REASON, rules_out=no_one))
                     return
                 if self._pip_alike_nearby(idx[0]):

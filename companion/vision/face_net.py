@@ -192,7 +192,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             looked.append((x, y))
     # The whole faces some uncertain spots' pips are part of, each looked at as a die's centre.
     owners = [k for k, u in enumerate(reading.uncertain) if u.whole is not None]
-    wholes = [(u.whole[1], u.whole[2], u.whole[0], _CENTRED) for u in reading.uncertain if u.whole is not None]
+    wholes = [(x, y, value, _CENTRED) for value, x, y in (reading.uncertain[k].whole for k in owners)]
     # Every view the network is asked about in this frame, in one batch.
     views = [(x, y, side) for x, y in taken] + _views(spots + wholes, side)
     probs = net.crop_probabilities(img, views)

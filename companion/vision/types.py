@@ -27,12 +27,12 @@ class Uncertain:
     not found, a blur): not a reading, but what a second reader may confirm. It stays
     inside the reader (not in the JSON). ``whole`` is, where the pips found are part of a
     standard face whose other pips were missed (or are a 1 but for the marks around its
-    pip), that face as (value, x, y): likewise for a second reader to confirm, and
-    likewise not in the JSON. ``pip_face`` is the face network's highest probability of
-    any pip face around the spot, where it looked: a calibrated logo face is read only
-    where it is low. ``rules_out`` holds the values the pips found there cannot be, which
-    a second reader must not read there either (a lone pip off its die's centre is no 1).
-    Neither is in the JSON.
+    pip), that face as (value, x, y): likewise for a second reader to confirm.
+    ``pip_face`` is the face network's highest probability of any pip face around the
+    spot, where it looked: a calibrated logo face is read only where it is low.
+    ``rules_out`` holds the values the pips found there cannot be, which a second reader
+    must not read there either (a lone pip off its die's centre is no 1). None of these
+    is in the JSON either.
     """
     x: float
     y: float
