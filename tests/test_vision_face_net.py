@@ -85,6 +85,32 @@ def test_a_value_the_pips_showed_stands_only_if_the_network_agrees(net):
     assert [(u.x, u.y) for u in disputed.uncertain] == [(x0, y0)]
 
 
+class _Says:
+    """A stand-in for the network that gives every view ``p`` for face ``value``."""
+
+    def __init__(self, value, p):
+        self.row = np.full(7, (1.0 - p) / 6, np.float32)
+        self.row[value - 1] = p
+
+    def crop_probabilities(self, img, views):
+        return np.tile(self.row, (len(views), 1))
+
+
+@pytest.mark.parametrize("p, read", [(0.9, False), (0.97, True)])
+def test_pips_with_no_die_seen_around_them_need_the_network_as_sure_as_alone(p, read):
+    # Two specks on a dark cloth show a 2 as well as a die's pips do; where no die body was
+    # found around them, agreeing with them is no evidence, so the network must be as sure
+    # as when it reads alone (ACCEPT). A doubt about a die that is there (a blur) needs
+    # only agreement (AGREE).
+    frame = np.zeros((200, 200, 3), np.uint8)
+    bodiless = frozenset({"no die body"})
+    for reason, needs_accept in (("no die body", True), ("too blurred", False)):
+        reading = DiceReading([], [Uncertain(100, 100, reason, 2)], [40.0])
+        checked = second_opinion(frame, reading, net=_Says(2, p), bodiless=bodiless)
+        assert [d.value for d in checked.dice] == ([2] if read or not needs_accept else [])
+        assert len(checked.uncertain) == (0 if read or not needs_accept else 1)
+
+
 def test_the_bare_tray_and_the_gap_between_dice_are_never_read(net):
     frame, dice = _scene(3)
     (_, x0, y0), (_, x1, y1) = dice[:2]

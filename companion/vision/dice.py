@@ -73,6 +73,11 @@ OFF_CENTRE_REASON = "lone pip off the face centre"
 NO_PIPS_REASON = "die-shaped but no readable pips"
 # Uncertain spots placed at the centre of a die's outline rather than of its pips.
 OUTLINE_REASONS = frozenset({LOGO_REASON, OFF_CENTRE_REASON, NO_PIPS_REASON})
+NO_BODY_REASON = "no die body around the pips"
+NOT_DIE_SHAPED_REASON = "pips not on a die-shaped body"
+# Pips with no die seen around them: what they show is no evidence of a die (stars on a dark
+# sky, a pattern on a sleeve, print), so the network must read it as it would alone.
+BODILESS_REASONS = frozenset({NO_BODY_REASON, NOT_DIE_SHAPED_REASON})
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
 # The least side (px) of a die whose faces can be read: a die's pips are about 1/11 of its
@@ -116,7 +121,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     if cal.die_size and not reading.die_sizes:
         reading.die_sizes.append(die)
     reading = second_opinion(img, reading, _unreported_blobs(colours.fg, reading, stretch),
-                             look_above=OUTLINE_REASONS if colours.drop > 0 else ())
+                             look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
     if cal.logo_value:
@@ -938,7 +943,7 @@ class FaceFinder:
         r = _mean32(self.r[idx])
         if body is None:
             if hint is not None:
-                reading.uncertain.append(Uncertain(cx, cy, "no die body around the pips", hint))
+                reading.uncertain.append(Uncertain(cx, cy, NO_BODY_REASON, hint))
             elif len(idx) == 1:
                 self._lone.append(idx[0])
             return
@@ -954,7 +959,7 @@ class FaceFinder:
             if len(idx) <= 3:
                 # Two or three spots are weak evidence on their own: without a die body
                 # around them they may be anything (holes, print, a side face).
-                reading.uncertain.append(Uncertain(cx, cy, "no die body around the pips", hint))
+                reading.uncertain.append(Uncertain(cx, cy, NO_BODY_REASON, hint))
                 return
             side = None
         else:
@@ -990,7 +995,7 @@ class FaceFinder:
                     reading.uncertain.append(Uncertain(bx, by, "pips of one face not all linked"))
                     return
             elif not die_like:
-                reading.uncertain.append(Uncertain(cx, cy, "pips not on a die-shaped body", hint))
+                reading.uncertain.append(Uncertain(cx, cy, NOT_DIE_SHAPED_REASON, hint))
                 return
             # A die's body, read or not: its size tells the second reader how wide to look.
             reading.die_sizes.append(side)

@@ -141,7 +141,7 @@ _FULLER = {1: (3, 5), 2: (3, 4, 5, 6), 3: (5,), 4: (5, 6)}
 
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
-                   look_above: Collection[str] = ()):
+                   look_above: Collection[str] = (), bodiless: Collection[str] = ()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network gives its value some support
@@ -151,7 +151,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     - an uncertain spot where the pips showed a value (its ``hint``: the pips' layout read,
       but a check doubted the die, e.g. no body found or a blur) becomes a die only if the
       network, looking at the pips' middle, reads that very value at ``AGREE``; if it reads
-      another, the two readers disagree and the spot stays uncertain;
+      another, the two readers disagree and the spot stays uncertain. Where the check found
+      no die around the pips (their reason is in ``bodiless``), the pips are no evidence of
+      a die: the network must read their value at ``ACCEPT``, as sure as it is alone;
     - any other uncertain spot becomes a die only when the network is sure (``ACCEPT``) of
       a value somewhere on it. The spot's position is only roughly the face's centre (it may
       be the middle of the pips that did link), so the network looks at a few centres and
@@ -181,18 +183,20 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # Each die read stands, or becomes disputed, where it is: nothing more to read there.
     taken = [(d.x, d.y) for d in reading.dice]
     # Where the pips showed a value, their middle is the face's centre if that value is right.
-    spots = [(u.x, u.y, u.hint, _CENTRED if u.hint is not None else
-              _AROUND_ABOVE if u.reason in look_above else _AROUND) for u in reading.uncertain]
-    spots += [(x, y, None, _AROUND) for x, y in candidates]
+    # Each spot: (x, y, the pips' value or None, how sure the network must be of it, views).
+    spots = [(u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE,
+              _CENTRED if u.hint is not None else _AROUND_ABOVE if u.reason in look_above else _AROUND)
+             for u in reading.uncertain]
+    spots += [(x, y, None, ACCEPT, _AROUND) for x, y in candidates]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
     looked = taken + [(x, y) for x, y in candidates]
     for x, y in reading.leads:
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
-            spots.append((x, y, None, _CENTRED))
+            spots.append((x, y, None, ACCEPT, _CENTRED))
             looked.append((x, y))
     # The whole faces some uncertain spots' pips are part of, each looked at as a die's centre.
     owners = [k for k, u in enumerate(reading.uncertain) if u.whole is not None]
-    wholes = [(x, y, value, _CENTRED) for value, x, y in (reading.uncertain[k].whole for k in owners)]
+    wholes = [(x, y, value, AGREE, _CENTRED) for value, x, y in (reading.uncertain[k].whole for k in owners)]
     # Every view the network is asked about in this frame, in one batch.
     views = [(x, y, side) for x, y in taken] + _views(spots + wholes, side)
     probs = net.crop_probabilities(img, views)
@@ -214,12 +218,12 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     faces = probs[n:, :NOT_A_FACE]
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
     ends = np.cumsum([len(pattern) for *_, pattern in spots[:len(reading.uncertain)]], dtype=int)
-    seen = [float(faces[e - len(spot[3]):e].max()) for e, spot in zip(ends, spots)]
+    seen = [float(faces[e - len(spot[-1]):e].max()) for e, spot in zip(ends, spots)]
     # Values the pips rule out at a spot are not read there (``Uncertain.rules_out``).
     if any(u.rules_out for u in reading.uncertain):
         faces = faces.copy()
         for e, spot, u in zip(ends, spots, reading.uncertain):
-            faces[e - len(spot[3]):e, [v - 1 for v in u.rules_out]] = 0.0
+            faces[e - len(spot[-1]):e, [v - 1 for v in u.rules_out]] = 0.0
     found = _surest_views(spots + wholes, views[n:], faces)
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
@@ -248,22 +252,22 @@ _AROUND_ABOVE = [(dx, dy, k) for dx, dy, k in _AROUND if dy <= 0]
 
 
 def _views(spots, side: float) -> list[tuple[float, float, float]]:
-    """The views (x, y, die side) the network looks at for ``spots`` [(x, y, hint, pattern)]."""
-    return [(x + dx * side, y + dy * side, k * side) for x, y, _, pattern in spots for dx, dy, k in pattern]
+    """The views (x, y, die side) the network looks at for ``spots`` [(x, y, hint, bar, pattern)]."""
+    return [(x + dx * side, y + dy * side, k * side) for x, y, *_, pattern in spots for dx, dy, k in pattern]
 
 
 def _surest_views(spots, views, faces: np.ndarray) -> list[Die | None]:
-    """For each spot (x, y, hint, pattern), given its ``views`` and the network's face
+    """For each spot (x, y, hint, bar, pattern), given its ``views`` and the network's face
     probabilities ``faces`` for them (in order): the die it reads there, if it is sure
-    enough in one of the views (``ACCEPT``; ``AGREE`` for the hinted value), else None."""
+    enough in one of the views (``ACCEPT``; ``bar`` for the hinted value), else None."""
     out: list[Die | None] = []
     start = 0
-    for x, y, hint, pattern in spots:
+    for x, y, hint, bar, pattern in spots:
         p = faces[start:start + len(pattern)]
         i, v = (int(a) for a in np.unravel_index(int(np.argmax(p)), p.shape))
         # Where the pips showed a value, the network must read that value: two readers that
         # disagree leave the die uncertain, however sure either is.
-        sure = p[i, v] >= ACCEPT if hint is None else (v + 1 == hint and p[i, v] >= AGREE)
+        sure = p[i, v] >= ACCEPT if hint is None else (v + 1 == hint and p[i, v] >= bar)
         vx, vy, _ = views[start + i]
         out.append(Die(v + 1, vx, vy, round(0.5 + 0.4 * float(p[i, v]), 3)) if sure else None)
         start += len(pattern)
