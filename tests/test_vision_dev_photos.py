@@ -87,10 +87,12 @@ def test_slanted_webcam_frames_of_real_dice():
     # The same photos as 640x480 webcam frames: squeezed into 4:3, their top faces are
     # squashed to 0.75 as by a camera 40 degrees from overhead, and JPEG-compressed as a
     # webcam's stream is. The reader measures the squash from the pips and undoes it: it
-    # reads 86 % right here (59 of 69), against 78 % (54) without undoing it.
+    # reads 83 % right here (57 of 69, none wrong), against 72 % (50, one wrong) without
+    # undoing it. (A red 3 whose body is not found is asked about: pips with no die body
+    # around them need the network as sure as alone.)
     right, wrong = _subset_rates(4, frame="640x480", jpeg=80)
     assert wrong <= 0.03
-    assert right >= 0.84
+    assert right >= 0.81
 
 
 def test_white_ones_on_the_pale_tray_are_read():
