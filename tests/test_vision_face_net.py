@@ -107,8 +107,9 @@ def test_pips_with_no_die_seen_around_them_need_the_network_as_sure_as_alone(p, 
     for reason, needs_accept in (("no die body", True), ("too blurred", False)):
         reading = DiceReading([], [Uncertain(100, 100, reason, 2)], [40.0])
         checked = second_opinion(frame, reading, net=_Says(2, p), bodiless=bodiless)
-        assert [d.value for d in checked.dice] == ([2] if read or not needs_accept else [])
-        assert len(checked.uncertain) == (0 if read or not needs_accept else 1)
+        becomes_a_die = read or not needs_accept
+        assert [d.value for d in checked.dice] == ([2] if becomes_a_die else [])
+        assert len(checked.uncertain) == (0 if becomes_a_die else 1)
 
 
 def test_the_bare_tray_and_the_gap_between_dice_are_never_read(net):
