@@ -27,8 +27,9 @@ a blank or logo face) are reported as uncertain too.
 
 Finally a second reader, a small network that reads a face from its look (``face_net``),
 gets its say: a die read from the pips stands only if the network does not contradict it;
-where the pips showed a value but a check doubted the die (no body found, a blur), or are
-part of a whole face, the network must read that same value; an uncertain spot, a
+where the pips showed a value but a check doubted the die (a blur, faint pips), or are
+part of a whole face, the network must read that same value (and where no die body was
+found around them, be all but sure of it, as when it reads alone); an uncertain spot, a
 die-sized blob where nothing was reported, or a lone round spot (all a white 1 on a pale
 tray shows) becomes a die only when the network is all but sure of its value, and not
 of a value the pips there rule out (a lone pip off its die's centre, with something

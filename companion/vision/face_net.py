@@ -149,7 +149,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       a face that holds its pips and more (``_FULLER``: a pip the reader missed); else it
       becomes uncertain;
     - an uncertain spot where the pips showed a value (its ``hint``: the pips' layout read,
-      but a check doubted the die, e.g. no body found or a blur) becomes a die only if the
+      but a check doubted the die, e.g. a blur or faint pips) becomes a die only if the
       network, looking at the pips' middle, reads that very value at ``AGREE``; if it reads
       another, the two readers disagree and the spot stays uncertain. Where the check found
       no die around the pips (their reason is in ``bodiless``), the pips are no evidence of
