@@ -112,6 +112,35 @@ def test_pips_with_no_die_seen_around_them_need_the_network_as_sure_as_alone(p, 
         assert len(checked.uncertain) == (0 if becomes_a_die else 1)
 
 
+class _Row:
+    """A stand-in for the network that gives every view the probabilities ``faces``
+    ({face: p}), the rest to "no top face"."""
+
+    def __init__(self, faces):
+        self.row = np.zeros(7, np.float32)
+        for value, p in faces.items():
+            self.row[value - 1] = p
+        self.row[6] = 1.0 - self.row.sum()
+
+    def crop_probabilities(self, img, views):
+        return np.tile(self.row, (len(views), 1))
+
+
+@pytest.mark.parametrize("faces, stands", [({2: 0.1, 3: 0.85}, False), ({2: 0.25, 3: 0.7}, True),
+                                           ({2: 0.1, 1: 0.85}, True)])
+def test_a_face_whose_missed_pip_the_network_sees_is_asked_about(faces, stands):
+    # The pips read a 2; a 3 holds both its pips and one more. Glare or the JPEG taking a
+    # pip is the pip reader's known way to fail, so where the network reads that fuller
+    # face at AGREE the die is asked about. A 1 holds fewer pips, not more: the network
+    # reading one (short of OVERRULE) does not unseat the 2.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([Die(2, 100, 100, 0.9)], [], [40.0])
+    checked = second_opinion(frame, reading, net=_Row(faces))
+    assert [d.value for d in checked.dice] == ([2] if stands else [])
+    assert [u.reason for u in checked.uncertain] == ([] if stands else ["pips say 2, the face looks like a 3 "
+                                                                         "(a pip missed?)"])
+
+
 def test_the_bare_tray_and_the_gap_between_dice_are_never_read(net):
     frame, dice = _scene(3)
     (_, x0, y0), (_, x1, y1) = dice[:2]

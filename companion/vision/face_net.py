@@ -13,10 +13,20 @@ not matter). It answers seven probabilities: faces 1-6, and "no readable top fac
 (a side of a die, the gap between two dice, the tray, text, a coin, a logo, a blur).
 
 The weights (``models/dice_faces.onnx``, 1.2 MB) were trained here by ``train_faces.py`` on
-200 of the 250 real dev photos (every fifth held out, to measure on) and on rendered trays
-(``python -m companion.vision.train_faces --photos ../shared/datasets/dice-real-dev --out
-companion/vision/models/dice_faces.onnx --holdout 5 --epochs 40 --seed 4``, about 45 minutes
-on one core); only OpenCV is needed to run them.
+200 of the 250 real dev photos (every fifth held out, to measure on) and on rendered trays,
+in two steps (about 45 and 10 minutes on one core)::
+
+    python -m companion.vision.train_faces --photos ../shared/datasets/dice-real-dev \\
+        --out base.onnx --holdout 5 --epochs 40 --seed 4
+    python -m companion.vision.train_faces --photos ../shared/datasets/dice-real-dev \\
+        --out companion/vision/models/dice_faces.onnx --holdout 5 --epochs 8 --seed 4 \\
+        --start base.onnx --lr 2e-4 --desk
+
+The second step teaches print as no face (a rulebook or a score pad beside the tray: its
+letters fall like pips, and stretched by a slanted frame its words are die-sized blobs).
+Going on from the first step's weights keeps what they read; every network trained from
+scratch with more kinds of "no face" here read fewer dice. Only OpenCV is needed to run
+the weights.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ Needs PyTorch and onnx, which the companion itself never does (``pip install
 
 ``--holdout K`` keeps every K-th photo (from the first) out of training and reports the
 crop accuracy on them: the figure to trust, since those photos were never seen.
+``--start WEIGHTS`` goes on from weights exported here rather than from scratch (with a
+smaller ``--lr``): how the shipped weights learnt ``--desk`` (see ``face_net.py``).
 
 Training examples are crops made by ``face_net.face_crop``, the very function the reader
 uses, around each labelled die (turned to any angle, mirrored, shifted a little, rescaled,
@@ -15,8 +17,10 @@ their colour channels shuffled or inverted, blurred, noised, shrunk and enlarged
 small webcam frame would show them), plus "not a face" crops: the tray, the gap between
 dice, half a die, edges of things that are not dice (text, pencils, the tray wall), rendered
 clutter, coins, logo faces, and dots on the bare tray (a crumb, a bead, a pen mark: a
-pip-like spot with no die around it is no 1). About a third of the dice come from
-rendered trays (other colours, pip styles and slants than the photos have).
+pip-like spot with no die around it is no 1). With ``--desk``, also print over the bare
+tray (a rulebook or a score pad beside it: its letters fall like pips, and its words are
+die-sized blobs). About a third of the dice come from rendered trays
+(other colours, pip styles and slants than the photos have).
 """
 
 from __future__ import annotations
@@ -132,15 +136,51 @@ def with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 0.9))
 
 
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,:-"
+_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN)
+
+
+def with_print(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` (of the bare tray) with lines of print over it, at any size, angle and
+    stretch: a rulebook, a score pad or a box lid beside the tray. Its letters and dots can
+    fall like pips, but it is no face."""
+    big = 4 * CROP_PX
+    ink = np.zeros((big, big), np.uint8)
+    side = big / CROP_FACTOR
+    height = side * rng.uniform(0.12, 0.6)          # a letter's height, in die sides
+    font = _FONTS[int(rng.integers(len(_FONTS)))]
+    scale = height / cv2.getTextSize("H", font, 1.0, 1)[0][1]
+    thick = max(1, int(round(scale * rng.uniform(1, 3))))
+    y = rng.uniform(-0.5, 1.0) * height
+    while y < big + height:
+        text = "".join(_LETTERS[int(i)] if rng.random() > 0.18 else " "
+                       for i in rng.integers(len(_LETTERS), size=40))
+        cv2.putText(ink, text, (int(rng.uniform(-big, 0)), int(y)), font, scale, 255, thick, cv2.LINE_AA)
+        y += height * rng.uniform(1.4, 2.2)
+    # Turned to any angle and stretched along one axis (a slanted camera, a frame stretched back).
+    a, k = rng.uniform(0, 180), rng.uniform(0.5, 2.0)
+    m = cv2.getRotationMatrix2D((big / 2, big / 2), a, 1.0 / 4)
+    m = np.diag([1.0, k]) @ m
+    m[:, 2] += (CROP_PX / 2 - m[0, :2] @ (big / 2, big / 2) - m[0, 2],
+                CROP_PX / 2 - m[1, :2] @ (big / 2, big / 2) - m[1, 2])
+    alpha = cv2.warpAffine(ink, m, (CROP_PX, CROP_PX), flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
+    colour = rng.integers(0, 80, 3) if rng.random() < 0.7 else rng.integers(0, 256, 3)
+    out = crop.astype(np.float32) * (1 - alpha) + colour.astype(np.float32) * alpha
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def edge_points(img: np.ndarray) -> np.ndarray:
     """Points (x, y) on the edges of ``img``: where "not a face" examples with edges come from."""
     ys, xs = np.nonzero(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), 60, 150))
     return np.stack([xs, ys], axis=1)[::7].astype(np.float64)
 
 
-def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: float):
+def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: float,
+             desk: bool = False):
     """One epoch of (crops N x 48 x 48 x 3 uint8, labels N) drawn from ``scenes`` (with
-    ``edges``, each scene's ``edge_points``)."""
+    ``edges``, each scene's ``edge_points``); with ``desk``, some of the bare tray carries
+    print (``with_print``) as well as dots (``with_specks``)."""
     crops, labels = [], []
     for (img, dice), edges in zip(scenes, edges):
         if not dice:
@@ -173,7 +213,13 @@ def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: f
             if (np.hypot(*(centres - (x, y)).T) < 0.4 * boxes).any():
                 continue
             crop = face_crop(img, x, y, BOX_TO_CROP * box, rng.uniform(0, 360))
-            if kind >= 0.75 and rng.random() < 0.5:
+            if kind >= 0.75 and desk:
+                extra = rng.random()
+                if extra < 0.4:
+                    crop = with_specks(crop, rng)
+                elif extra < 0.6:
+                    crop = with_print(crop, rng)
+            elif kind >= 0.75 and rng.random() < 0.5:
                 crop = with_specks(crop, rng)
             crops.append(augment(crop, rng))
             labels.append(NOT_A_FACE)
@@ -195,6 +241,34 @@ def build_model(channels=(16, 32, 64), hidden=96):
                          *conv(a, b), *conv(b, b), nn.MaxPool2d(2),
                          *conv(b, c), *conv(c, c), nn.MaxPool2d(2), nn.Flatten(),
                          nn.Dropout(0.3), nn.Linear(c * 6 * 6, hidden), nn.ReLU(), nn.Linear(hidden, 7))
+
+
+def load_onnx(model, path: str) -> None:
+    """Set ``model`` (``build_model``'s shape) to the weights exported to ``path``. The
+    export folds each batch norm into its convolution, so each batch norm is set to pass
+    its input through with the folded bias added, and must stay in eval mode."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(path).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    layers = [(n.input[1], n.input[2]) for n in graph.node if n.op_type in ("Conv", "Gemm")]
+    convs = [m for m in model if isinstance(m, torch.nn.Conv2d)]
+    norms_ = [m for m in model if isinstance(m, torch.nn.BatchNorm2d)]
+    denses = [m for m in model if isinstance(m, torch.nn.Linear)]
+    if len(layers) != len(convs) + len(denses):
+        raise ValueError(f"{path} is not a network of this shape")
+    with torch.no_grad():
+        for (w, b), conv, bn in zip(layers, convs, norms_):
+            conv.weight.copy_(torch.from_numpy(weights[w].copy()))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(weights[b].copy()))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        for (w, b), dense in zip(layers[len(convs):], denses):
+            dense.weight.copy_(torch.from_numpy(weights[w].copy()))
+            dense.bias.copy_(torch.from_numpy(weights[b].copy()))
 
 
 def accuracy(model, crops, labels) -> tuple[float, np.ndarray]:
@@ -221,6 +295,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--channels", default="16,32,64", help="widths of the three conv stages")
     ap.add_argument("--hidden", type=int, default=96, help="width of the hidden dense layer")
+    ap.add_argument("--start", help="go on from these weights (ONNX, as exported here) "
+                    "instead of from scratch")
+    ap.add_argument("--lr", type=float, default=2e-3, help="the learning rate to start at")
+    ap.add_argument("--desk", action="store_true", help="also teach print (a rulebook, a score "
+                    "pad beside the tray) as no face")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     # One thread: on a shared two-core machine, two threads wait on each other more than they help.
@@ -240,14 +319,21 @@ def main(argv=None) -> int:
                 vy.append(v - 1)
         vx, vy = np.stack(vx), np.array(vy)
     model = build_model(tuple(int(c) for c in args.channels.split(",")), args.hidden)
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    if args.start:
+        load_onnx(model, args.start)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=args.epochs)
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(args.epochs):
         t0 = time.time()
-        x, y = examples(train, edges, rng, per_die=3, negatives=0.5)
+        x, y = examples(train, edges, rng, per_die=3, negatives=0.5, desk=args.desk)
         x, y = torch.from_numpy(normalise(x)), torch.from_numpy(y)
         model.train()
+        if args.start:
+            # (the batch norms hold the folded biases, not statistics: they stay as they are)
+            for m in model:
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
         order = torch.randperm(len(y))
         total = 0.0
         for i in range(0, len(y), 128):
