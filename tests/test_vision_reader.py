@@ -250,7 +250,7 @@ def test_print_beside_the_tray_is_not_read_as_dice():
     # square and squashed by a slanted camera (the reader stretches such a frame back, and
     # its words with it). Letters and their dots fall like pips, and whole words are
     # die-sized blobs the network is asked about. Before the network was taught print as
-    # no face, it read 34 dice on the print in these 48 frames; at most one frame in ten.
+    # no face, it read 34 dice on the print in these 48 frames; now 2. At most one in ten.
     def page(seed, size, weight):
         def draw(canvas):
             rng = np.random.default_rng(seed)

@@ -24,9 +24,9 @@ in two steps (about 45 and 10 minutes on one core)::
 
 The second step teaches print as no face (a rulebook or a score pad beside the tray: its
 letters fall like pips, and stretched by a slanted frame its words are die-sized blobs).
-Going on from the first step's weights keeps what they read; every network trained from
-scratch with more kinds of "no face" here read fewer dice. Only OpenCV is needed to run
-the weights.
+Going on from the first step's weights keeps what they read: the two networks trained
+from scratch with such examples (dots in a face's layout, with and without print) read
+fewer dice. Only OpenCV is needed to run the weights.
 """
 
 from __future__ import annotations
