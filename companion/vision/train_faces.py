@@ -164,7 +164,7 @@ def with_print(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     m = np.diag([1.0, k]) @ m
     m[:, 2] += (CROP_PX / 2 - m[0, :2] @ (big / 2, big / 2) - m[0, 2],
                 CROP_PX / 2 - m[1, :2] @ (big / 2, big / 2) - m[1, 2])
-    alpha = cv2.warpAffine(ink, m, (CROP_PX, CROP_PX), flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
+    alpha = cv2.warpAffine(ink, m, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
     colour = rng.integers(0, 80, 3) if rng.random() < 0.7 else rng.integers(0, 256, 3)
     out = crop.astype(np.float32) * (1 - alpha) + colour.astype(np.float32) * alpha
     return np.clip(out, 0, 255).astype(np.uint8)
@@ -255,12 +255,12 @@ def load_onnx(model, path: str) -> None:
     weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     layers = [(n.input[1], n.input[2]) for n in graph.node if n.op_type in ("Conv", "Gemm")]
     convs = [m for m in model if isinstance(m, torch.nn.Conv2d)]
-    norms_ = [m for m in model if isinstance(m, torch.nn.BatchNorm2d)]
+    batch_norms = [m for m in model if isinstance(m, torch.nn.BatchNorm2d)]
     denses = [m for m in model if isinstance(m, torch.nn.Linear)]
     if len(layers) != len(convs) + len(denses):
         raise ValueError(f"{path} is not a network of this shape")
     with torch.no_grad():
-        for (w, b), conv, bn in zip(layers, convs, norms_):
+        for (w, b), conv, bn in zip(layers, convs, batch_norms):
             conv.weight.copy_(torch.from_numpy(weights[w].copy()))
             bn.weight.fill_(1.0)
             bn.bias.copy_(torch.from_numpy(weights[b].copy()))
