@@ -10,7 +10,7 @@ import pytest
 from companion.vision.calibration import Calibration, CalibrationError
 from companion.vision.coins import calibrate_coins, read_coins
 from companion.vision.dice import read_dice
-from companion.vision.render import render_scene, render_tray
+from companion.vision.render import SS, render_scene, render_tray
 from companion.vision.setup import measure_setup
 
 
@@ -255,13 +255,12 @@ def test_print_beside_the_tray_is_not_read_as_dice():
         def draw(canvas):
             rng = np.random.default_rng(seed)
             canvas.poly([(20, 300), (620, 300), (620, 470), (20, 470)], (235, 235, 230))
-            ink = np.zeros(canvas.img.shape[:2], np.uint8)
-            ss = canvas.img.shape[1] // canvas.w
+            ink = np.zeros(canvas.img.shape[:2], np.uint8)   # (the canvas is drawn at SS times)
             y = 320.0
             while y < 465:
                 line = "".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz      .,0123456789"), 60))
-                cv2.putText(ink, line, (30 * ss, int(y * ss)), cv2.FONT_HERSHEY_SIMPLEX, size * ss, 255,
-                            weight * ss, cv2.LINE_AA)
+                cv2.putText(ink, line, (30 * SS, int(y * SS)), cv2.FONT_HERSHEY_SIMPLEX, size * SS, 255,
+                            weight * SS, cv2.LINE_AA)
                 y += size * 40
             canvas.img[ink > 128] = (30, 30, 30)
         return draw

@@ -160,10 +160,8 @@ def with_print(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         y += height * rng.uniform(1.4, 2.2)
     # Turned to any angle and stretched along one axis (a slanted camera, a frame stretched back).
     a, k = rng.uniform(0, 180), rng.uniform(0.5, 2.0)
-    m = cv2.getRotationMatrix2D((big / 2, big / 2), a, 1.0 / 4)
-    m = np.diag([1.0, k]) @ m
-    m[:, 2] += (CROP_PX / 2 - m[0, :2] @ (big / 2, big / 2) - m[0, 2],
-                CROP_PX / 2 - m[1, :2] @ (big / 2, big / 2) - m[1, 2])
+    m = np.diag([1.0, k]) @ cv2.getRotationMatrix2D((big / 2, big / 2), a, 1.0 / 4)
+    m[:, 2] = CROP_PX / 2 - m[:, :2] @ (big / 2, big / 2)
     alpha = cv2.warpAffine(ink, m, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
     colour = rng.integers(0, 80, 3) if rng.random() < 0.7 else rng.integers(0, 256, 3)
     out = crop.astype(np.float32) * (1 - alpha) + colour.astype(np.float32) * alpha
@@ -213,14 +211,12 @@ def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: f
             if (np.hypot(*(centres - (x, y)).T) < 0.4 * boxes).any():
                 continue
             crop = face_crop(img, x, y, BOX_TO_CROP * box, rng.uniform(0, 360))
-            if kind >= 0.75 and desk:
+            if kind >= 0.75:
                 extra = rng.random()
-                if extra < 0.4:
+                if extra < (0.4 if desk else 0.5):
                     crop = with_specks(crop, rng)
-                elif extra < 0.6:
+                elif desk and extra < 0.6:
                     crop = with_print(crop, rng)
-            elif kind >= 0.75 and rng.random() < 0.5:
-                crop = with_specks(crop, rng)
             crops.append(augment(crop, rng))
             labels.append(NOT_A_FACE)
     return np.stack(crops), np.array(labels, np.int64)
