@@ -139,10 +139,10 @@ class FaceNet:
 # not found, a blur), the network confirms that value at AGREE: two readers that fail in
 # different ways, agreeing. (On the 50 dev photos it never saw, at full size and at 640 px,
 # it gave each of the 575 faces the pip reader read right over 7 %. There and on the same
-# photos as webcam frames, ACCEPT at 0.98 read 2.5-4.6 % fewer dice right and, of all three
+# photos as webcam frames, ACCEPT at 0.98 read 2.4-4.6 % fewer dice right and, of all three
 # sets, one fewer wrong; at 0.9 it read 1.4-2.7 % more right and none more wrong, but five
-# more wrong on all 250 photos, and on 126 real frames with no dice it read 35 dice,
-# against 12 at 0.95 and 5 at 0.98.)
+# more wrong on all 250 photos at full size, and on 126 real frames with no dice it read 35
+# dice, against 12 at 0.95 and 5 at 0.98.)
 ACCEPT = 0.95
 AGREE = 0.8
 SUPPORT = 0.05
