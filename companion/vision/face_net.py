@@ -138,7 +138,7 @@ class FaceNet:
 # value over OVERRULE. Where the pips showed a value but a check doubted the die (its body
 # not found, a blur), the network confirms that value at AGREE: two readers that fail in
 # different ways, agreeing. (On the 50 dev photos it never saw, at full size and at 640 px,
-# it gave each of the 575 faces the pip reader read right over 7 %. There and on the same
+# it gave each of the 596 faces the pip reader read right over 7 %. There and on the same
 # photos as webcam frames, ACCEPT at 0.98 read 2.4-4.6 % fewer dice right and, of all three
 # sets, one fewer wrong; at 0.9 it read 1.4-2.7 % more right and none more wrong, but five
 # more wrong on all 250 photos at full size, and on 126 real frames with no dice it read 35
