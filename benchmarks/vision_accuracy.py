@@ -188,6 +188,8 @@ def main(argv=None) -> int:
                     "(e.g. trained with --holdout, to score photos it never saw)")
     ap.add_argument("--pips-only", action="store_true", help="the pip reader alone, no network")
     args = ap.parse_args(argv)
+    if args.tilt and not args.frame:
+        ap.error("--tilt needs --frame (the size of the camera's frames)")
 
     import cv2
     from companion.vision import face_net
