@@ -18,8 +18,8 @@ tray), so the far dice come out smaller and flatter than the near ones.
 
 Five dice in the photos have no label, so reading them counts as "not a die": a blue die
 showing 6 (IMG_20191208_111530), a dark red 2 (111730), a green marbled 3 (112342), a black
-3 with red pips (112353) and a green 6 (IMG_20191209_095533). In webcam frames, a die held
-in a hand in 112623 has none either.
+3 with red pips (112353) and a green 6 (IMG_20191209_095533). Nor has a die held in a hand
+in 112623, which the reader reads only in webcam frames.
 """
 
 from __future__ import annotations
