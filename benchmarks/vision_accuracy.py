@@ -32,101 +32,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+# (as_frame and load_labels: also the tests' way to the dev photos)
+from companion.vision.photo_views import CHROMA, as_frame, load_labels  # noqa: E402
+
 DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "dice-real-dev")
-
-
-def load_labels(path: str, w: int, h: int) -> list[tuple[int, float, float, float, float]]:
-    """(value, cx, cy, bw, bh) in pixels, from a YOLO label file."""
-    out = []
-    with open(path) as fh:
-        for line in fh:
-            parts = line.split()
-            if len(parts) == 5:
-                c, x, y, bw, bh = int(parts[0]), *map(float, parts[1:])
-                out.append((c + 1, x * w, y * h, bw * w, bh * h))
-    return out
-
-
-# JPEG colour subsampling: OpenCV's default 4:2:0 (colour at half the resolution both ways,
-# as in most phone photos), 4:2:2 (half across only) or 4:4:4 (none). Webcams' MJPEG streams
-# come as 4:2:0 or 4:2:2.
-CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRITE_JPEG_SAMPLING_FACTOR_444"}
-
-
-def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
-             tilt: float = 0.0):
-    """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
-    side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
-    with ``tilt``, seen in perspective by a camera that many degrees from overhead:
-    ``perspective``), and JPEG-compressed at quality ``jpeg`` with colour subsampling
-    ``chroma`` (``CHROMA``)."""
-    import cv2
-    if frame and tilt:
-        img, labels = perspective(img, labels, frame, tilt)
-        frame = None
-    sx = sy = 1.0
-    if size:
-        sx = sy = size / max(img.shape[:2])
-    if frame:
-        fw, fh = (int(v) for v in frame.lower().split("x"))
-        sx, sy = fw / img.shape[1], fh / img.shape[0]
-    if sx != 1.0 or sy != 1.0:
-        img = cv2.resize(img, (round(img.shape[1] * sx), round(img.shape[0] * sy)),
-                         interpolation=cv2.INTER_AREA)
-        labels = [(v, x * sx, y * sy, bw * sx, bh * sy) for v, x, y, bw, bh in labels]
-    if jpeg:
-        params = [cv2.IMWRITE_JPEG_QUALITY, jpeg]
-        if CHROMA[chroma]:
-            params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, getattr(cv2, CHROMA[chroma])]
-        img = cv2.imdecode(cv2.imencode(".jpg", img, params)[1], cv2.IMREAD_COLOR)
-    return img, labels
-
-
-def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5):
-    """The photo (taken from overhead) as a ``frame`` ("WxH") seen by a camera ``tilt``
-    degrees from overhead, ``distance`` photo-widths from its centre, with the photo's centre
-    row across the frame's width; and the labels that stay wholly inside the frame (box
-    corners mapped, the box around them kept)."""
-    import math
-
-    import cv2
-    import numpy as np
-    fw, fh = (int(v) for v in frame.lower().split("x"))
-    # Area-average the photo down to a little over the frame's scale first: the warp below
-    # interpolates linearly, which would alias pips shrunk by more than about two.
-    pre = min(1.0, 1.5 * fw / img.shape[1])
-    if pre < 1.0:
-        img = cv2.resize(img, None, fx=pre, fy=pre, interpolation=cv2.INTER_AREA)
-    side = img.shape[1]
-    t = math.radians(tilt)
-    # The photo is the plane z = 0, one unit wide around the origin; the camera, tilted
-    # about the x axis, looks at its centre with the near edge at the bottom of its view.
-    eye = np.array([0.0, distance * math.sin(t), distance * math.cos(t)])
-    ahead = -eye / np.linalg.norm(eye)
-    right = np.array([-1.0, 0.0, 0.0])
-    rot = np.stack([right, np.cross(ahead, right), ahead])
-
-    def seen(x, y):
-        p = rot @ (np.array([x, y, 0.0]) - eye)
-        return p[0] / p[2], p[1] / p[2]
-
-    corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
-    cx, cy = seen(0.0, 0.0)
-    scale = fw / abs(seen(0.5, 0.0)[0] - seen(-0.5, 0.0)[0])
-    dst = [((u - cx) * scale + fw / 2, (v - cy) * scale + fh / 2) for u, v in (seen(*c) for c in corners)]
-    # (in the photo, a unit is its width, about its centre: a taller photo runs on beyond)
-    src = [(x * side + img.shape[1] / 2, y * side + img.shape[0] / 2) for x, y in corners]
-    h = cv2.getPerspectiveTransform(np.float32(src), np.float32(dst))
-    out = cv2.warpPerspective(img, h, (fw, fh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    kept = []
-    for v, x, y, bw, bh in labels:
-        pts = np.float32([[x, y], [x - bw / 2, y - bh / 2], [x + bw / 2, y - bh / 2],
-                          [x + bw / 2, y + bh / 2], [x - bw / 2, y + bh / 2]]) * pre
-        q = cv2.perspectiveTransform(pts[None], h)[0]
-        xs, ys = q[1:, 0], q[1:, 1]
-        if xs.min() >= 0 and ys.min() >= 0 and xs.max() < fw and ys.max() < fh:
-            kept.append((v, float(q[0, 0]), float(q[0, 1]), float(xs.max() - xs.min()), float(ys.max() - ys.min())))
-    return out, kept
 
 
 def score_image(reading, labels) -> dict:

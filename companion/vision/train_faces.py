@@ -7,9 +7,12 @@ Needs PyTorch and onnx, which the companion itself never does (``pip install
         --out companion/vision/models/dice_faces.onnx [--holdout 5] [--epochs 40]
 
 ``--holdout K`` keeps every K-th photo (from the first) out of training and reports the
-crop accuracy on them: the figure to trust, since those photos were never seen.
+crop accuracy on them, as they are and as webcam frames (``webcam_crops``): the figures to
+trust, since those photos were never seen.
 ``--start WEIGHTS`` goes on from weights exported here rather than from scratch (with a
-smaller ``--lr``): how the shipped weights learnt ``--desk`` (see ``face_net.py``).
+smaller ``--lr``): how the shipped weights learnt ``--desk`` and ``--webcam`` (see
+``face_net.py``). ``--webcam K`` adds K webcam frames of each training photo
+(``webcam_views``).
 
 Training examples are crops made by ``face_net.face_crop``, the very function the reader
 uses, around each labelled die (turned to any angle, mirrored, shifted a little, rescaled,
@@ -35,6 +38,7 @@ import cv2
 import numpy as np
 
 from .face_net import CROP_FACTOR, CROP_PX, NOT_A_FACE, face_crop, normalise
+from .photo_views import as_frame, load_labels, perspective
 from .render import DIE_COLOURS, render_scene
 
 WORK_SIDE = 1000       # the reader's working size for big photos (segment.WORK_SIDE)
@@ -59,6 +63,50 @@ def load_photos(folder: str):
                     dice.append((c + 1, x * w, y * h, max(bw * w, bh * h)))
         out.append((img, dice))
     return out
+
+
+def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator):
+    """``views`` webcam frames of each photo in ``folder`` (but every ``holdout``-th), in
+    ``load_photos``'s form: 640x480 (a quarter 960x720) frames of a camera 0-55 degrees from
+    overhead, 1.3-2.2 photo-widths away on any side of the tray, JPEG-compressed at quality
+    55-95 (a third with 4:2:2 colour, the rest 4:2:0). Crops of a 30 px die with its pips
+    smeared by the JPEG look unlike any crop of a phone photo, shrunk or not."""
+    out = []
+    for k, path in enumerate(sorted(glob.glob(os.path.join(folder, "*.jpg")))):
+        if holdout and k % holdout == 0:
+            continue
+        img = cv2.imread(path, cv2.IMREAD_REDUCED_COLOR_2)
+        s = min(1.0, WORK_SIDE / max(img.shape[:2]))
+        img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        labels = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
+        for _ in range(views):
+            view, boxes = img, labels
+            for _turn in range(int(rng.integers(4))):
+                h = view.shape[0]
+                view = cv2.rotate(view, cv2.ROTATE_90_CLOCKWISE)
+                boxes = [(v, h - y, x, bh, bw) for v, x, y, bw, bh in boxes]
+            frame = "640x480" if rng.random() < 0.75 else "960x720"
+            view, boxes = perspective(view, boxes, frame, float(rng.uniform(0, 55)), float(rng.uniform(1.3, 2.2)))
+            params = [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))]
+            if rng.random() < 0.3:
+                params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_422]
+            view = cv2.imdecode(cv2.imencode(".jpg", view, params)[1], cv2.IMREAD_COLOR)
+            out.append((view, [(v, x, y, max(bw, bh)) for v, x, y, bw, bh in boxes]))
+    return out
+
+
+def webcam_crops(folder: str, holdout: int) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the dice of every ``holdout``-th photo, and their labels, as a webcam 40
+    degrees from overhead sees them (640x480, JPEG 80): the held-out figure for webcams."""
+    crops, labels = [], []
+    for path in sorted(glob.glob(os.path.join(folder, "*.jpg")))[::holdout]:
+        img = cv2.imread(path)
+        frame, boxes = as_frame(img, load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0]),
+                                frame="640x480", jpeg=80, tilt=40.0)
+        for v, x, y, bw, bh in boxes:
+            crops.append(face_crop(frame, x, y, BOX_TO_CROP * max(bw, bh)))
+            labels.append(v - 1)
+    return np.stack(crops), np.array(labels)
 
 
 def rendered_scenes(n: int, rng: np.random.Generator):
@@ -296,6 +344,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3, help="the learning rate to start at")
     ap.add_argument("--desk", action="store_true", help="also teach print (a rulebook, a score "
                     "pad beside the tray) as no face")
+    ap.add_argument("--webcam", type=int, default=0, metavar="K", help="also train on K webcam "
+                    "frames of each training photo (slanted, small, JPEG-compressed)")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     # One thread: on a shared two-core machine, two threads wait on each other more than they help.
@@ -305,6 +355,8 @@ def main(argv=None) -> int:
     held = photos[::args.holdout] if args.holdout else []
     train = [p for k, p in enumerate(photos) if not args.holdout or k % args.holdout]
     train += rendered_scenes(args.rendered, rng)
+    if args.webcam:
+        train += webcam_views(args.photos, args.holdout, args.webcam, rng)
     edges = [edge_points(img) for img, _ in train]
     print(f"{len(train)} training scenes, {len(held)} held-out photos")
     if held:
@@ -314,6 +366,7 @@ def main(argv=None) -> int:
                 vx.append(face_crop(img, x, y, BOX_TO_CROP * box))
                 vy.append(v - 1)
         vx, vy = np.stack(vx), np.array(vy)
+        wx, wy = webcam_crops(args.photos, args.holdout)
     model = build_model(tuple(int(c) for c in args.channels.split(",")), args.hidden)
     if args.start:
         load_onnx(model, args.start)
@@ -343,7 +396,8 @@ def main(argv=None) -> int:
         msg = f"epoch {epoch + 1}: {len(y)} crops, loss {total / len(y):.4f}, {time.time() - t0:.0f} s"
         if held:
             acc, _ = accuracy(model, vx, vy)
-            msg += f", held-out crop accuracy {100 * acc:.2f} %"
+            acc_web, _ = accuracy(model, wx, wy)
+            msg += f", held-out crop accuracy {100 * acc:.2f} % (as webcam frames {100 * acc_web:.2f} %)"
         print(msg, flush=True)
     if held:
         acc, conf = accuracy(model, vx, vy)
