@@ -69,7 +69,7 @@ def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator
     """``views`` webcam frames of each photo in ``folder`` (but every ``holdout``-th), in
     ``load_photos``'s form: 640x480 (a quarter 960x720) frames of a camera 0-55 degrees from
     overhead, 1.3-2.2 photo-widths away on any side of the tray, JPEG-compressed at quality
-    55-95 (a third with 4:2:2 colour, the rest 4:2:0). Crops of a 30 px die with its pips
+    55-95 (three in ten with 4:2:2 colour, the rest 4:2:0). Crops of a 30 px die with its pips
     smeared by the JPEG look unlike any crop of a phone photo, shrunk or not."""
     out = []
     for k, path in enumerate(sorted(glob.glob(os.path.join(folder, "*.jpg")))):
