@@ -45,23 +45,21 @@ WORK_SIDE = 1000       # the reader's working size for big photos (segment.WORK_
 BOX_TO_CROP = 1.45     # crop side per labelled top-face box side (see face_net.CROP_FACTOR)
 
 
+def _working_photo(path: str):
+    """The labelled photo at ``path`` at the reader's working size, and its labels
+    (``load_labels``' form)."""
+    img = cv2.imread(path, cv2.IMREAD_REDUCED_COLOR_2)
+    s = min(1.0, WORK_SIDE / max(img.shape[:2]))
+    img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return img, load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
+
+
 def load_photos(folder: str):
     """[(image at the reader's working size, [(value, x, y, box)])] for each labelled photo."""
     out = []
     for path in sorted(glob.glob(os.path.join(folder, "*.jpg"))):
-        img = cv2.imread(path, cv2.IMREAD_REDUCED_COLOR_2)
-        h, w = img.shape[:2]
-        s = min(1.0, WORK_SIDE / max(h, w))
-        img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-        h, w = img.shape[:2]
-        dice = []
-        with open(path[:-4] + ".txt") as fh:
-            for line in fh:
-                p = line.split()
-                if len(p) == 5:
-                    c, x, y, bw, bh = int(p[0]), *map(float, p[1:])
-                    dice.append((c + 1, x * w, y * h, max(bw * w, bh * h)))
-        out.append((img, dice))
+        img, labels = _working_photo(path)
+        out.append((img, [(v, x, y, max(bw, bh)) for v, x, y, bw, bh in labels]))
     return out
 
 
@@ -75,10 +73,7 @@ def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator
     for k, path in enumerate(sorted(glob.glob(os.path.join(folder, "*.jpg")))):
         if holdout and k % holdout == 0:
             continue
-        img = cv2.imread(path, cv2.IMREAD_REDUCED_COLOR_2)
-        s = min(1.0, WORK_SIDE / max(img.shape[:2]))
-        img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-        labels = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
+        img, labels = _working_photo(path)
         for _ in range(views):
             view, boxes = img, labels
             for _turn in range(int(rng.integers(4))):
