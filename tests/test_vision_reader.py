@@ -112,6 +112,20 @@ def test_touching_dice_are_never_misread():
     assert read >= total // 2   # most are read or flagged, not silently lost
 
 
+@pytest.mark.parametrize("values", [(4, 5), (5, 5)])
+def test_two_touching_dice_of_one_colour_are_read_as_two(values):
+    # Two white dice side by side, face to face, turned 45 degrees in the frame: the body
+    # colour runs on from one to the other, so their pips link as one group of 9 or 10,
+    # which fits no face and is cut in two. (Without the cut, no frame here reads both.)
+    half = 480 / 11 / 2
+    a = math.radians(45)
+    positions = [(300, 240), (300 + 2.12 * half * math.cos(a), 240 + 2.12 * half * math.sin(a))]
+    for seed in range(3, 8):
+        frame, truth = render_scene(list(values), seed=seed, positions=positions, angles=[a, a + 0.01])
+        reading = read_dice(frame)
+        assert score(reading, truth) == (2, 0, 0), f"seed {seed}"
+
+
 def test_white_dice_on_a_white_table_are_read_once_each():
     # No die body stands out from the table, so no die size is measured: the size is
     # taken from the pips, and each die is reported once (not once per pass and pip group).

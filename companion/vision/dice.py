@@ -8,7 +8,9 @@ first pass found; the two are merged die by die, and disagreement makes a die un
 In each pass:
 
 1. pips are found by local contrast in each colour channel (``pips.find_pips``);
-2. pips are linked into faces when alike and joined by the die's body colour only;
+2. pips are linked into faces when alike and joined by the die's body colour only; a
+   group that fits no face may be two touching dice of one colour, and is cut in two
+   where exactly one straight cut leaves two standard faces of one pip spacing;
 3. each face is checked against the six standard layouts, and against its die body (the
    region of the body colour around it): the body must be die-sized for its pips (and big
    enough for any face's pips to be found), hold no other pips, and be centred on the face;
@@ -415,6 +417,12 @@ _MIDDLE_DX, _MIDDLE_DY = np.r_[0.0, np.cos(_RING8)], np.r_[0.0, np.sin(_RING8)]
 _GRID = np.array([(c, rw) for c in range(3) for rw in range(3)], np.float64)
 
 
+# Directions (unit vectors, 5 degrees apart, as columns) across which a group of pips may
+# be cut in two.
+_CUT_DIRECTIONS = np.array([np.cos(np.deg2rad(np.arange(0.0, 180.0, 5.0))),
+                            np.sin(np.deg2rad(np.arange(0.0, 180.0, 5.0)))])
+
+
 def _layout(*cells) -> np.ndarray:
     m = np.zeros(9, bool)
     m[[c * 3 + rw for c, rw in cells]] = True
@@ -803,6 +811,45 @@ class FaceFinder:
             self._reread_blobs(reading)
         return _no_overlaps(reading)
 
+    def _two_faces(self, idx: list[int]) -> list[list[int]] | None:
+        """The two faces of pips ``idx``, which fit no face, when they are two touching dice
+        of one colour (the body colour runs on from one to the other, so their pips link as
+        one group), or None. Only where exactly one straight cut leaves two standard faces
+        of two pips or more each, with the same pip spacing within 30 % (two dice of one
+        set) and a gap between them as wide as between a face's pips or wider; each face
+        is then judged as any other, body checks and all."""
+        n = len(idx)
+        if not 4 <= n <= 12:
+            return None
+        pts = self.xy[idx].astype(np.float64)
+        # The cut runs through a gap no narrower than between next pips of one face (three
+        # to four pip radii, centre to centre); between two touching faces it is wider by
+        # half (pips sit about a fifth of a die's side in from its edges).
+        gap = 3.0 * float(np.median(self.r[idx]))
+        # The pips in order along each direction, and the gaps between them (all at once).
+        along = pts @ _CUT_DIRECTIONS
+        order = np.argsort(along, axis=0)
+        gaps = np.diff(np.take_along_axis(along, order, axis=0), axis=0)
+        cuts = set()
+        for k, a in zip(*(v.tolist() for v in np.nonzero(gaps >= gap))):
+            k += 1   # the number of pips before the gap
+            if max(2, n - 6) <= k <= min(6, n - 2):
+                # (each cut once, by the side holding the first pip, from whichever way)
+                side = order[:k, a] if 0 in order[:k, a] else order[k:, a]
+                cuts.add(frozenset(side.tolist()))
+        faces = []
+        for cut in cuts:
+            one = sorted(cut)
+            other = [k for k in range(n) if k not in cut]
+            if layout_value(pts[one])[0] is None or layout_value(pts[other])[0] is None:
+                continue
+            # Every face from 2 to 6 has pips in its corners: the farthest pip from the
+            # face's centre is sqrt(2) pip spacings from it.
+            reach = [float(norms(pts[f] - mean_rows(pts[f])).max()) for f in (one, other)]
+            if max(reach) <= 1.3 * min(reach):
+                faces.append([[idx[k] for k in one], [idx[k] for k in other]])
+        return faces[0] if len(faces) == 1 else None
+
     # -- a second look at unread dice, from the die's outline -------------------------------
     def _reread_blobs(self, reading: DiceReading) -> None:
         """Second chance for faces left uncertain because their pips would not link (marbled
@@ -928,6 +975,12 @@ class FaceFinder:
         if _median(ratios.tolist()) < SIDE_FACE_RATIO:
             return   # a side face seen at a slant: not the top face, not a reading
         value, quality, reason = layout_value(pts)
+        if value is None:
+            faces = self._two_faces(idx)
+            if faces:
+                for face in faces:
+                    self._judge(face, reading)
+                return
         # Pips alike that fit no face may be part of one whose other pips the finder missed.
         misplaced = value is None and len(idx) >= 2
         if len(idx) >= 2:
