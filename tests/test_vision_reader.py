@@ -117,7 +117,7 @@ def test_two_touching_dice_of_one_colour_are_read_as_two(values):
     # Two white dice side by side, face to face, turned 45 degrees in the frame: the body
     # colour runs on from one to the other, so their pips link as one group of 9 or 10,
     # which fits no face and is cut in two. (Without the cut, no frame here reads both.)
-    half = 480 / 11 / 2
+    half = 480 / 11 / 2   # (render_scene's dice: 1/11 of the frame's shorter side)
     a = math.radians(45)
     positions = [(300, 240), (300 + 2.12 * half * math.cos(a), 240 + 2.12 * half * math.sin(a))]
     for seed in range(3, 8):

@@ -419,8 +419,8 @@ _GRID = np.array([(c, rw) for c in range(3) for rw in range(3)], np.float64)
 
 # Directions (unit vectors, 5 degrees apart, as columns) across which a group of pips may
 # be cut in two.
-_CUT_DIRECTIONS = np.array([np.cos(np.deg2rad(np.arange(0.0, 180.0, 5.0))),
-                            np.sin(np.deg2rad(np.arange(0.0, 180.0, 5.0)))])
+_CUT_ANGLES = np.deg2rad(np.arange(0.0, 180.0, 5.0))
+_CUT_DIRECTIONS = np.array([np.cos(_CUT_ANGLES), np.sin(_CUT_ANGLES)])
 
 
 def _layout(*cells) -> np.ndarray:
