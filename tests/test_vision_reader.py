@@ -433,6 +433,20 @@ def test_a_red_pip_seen_as_light_and_as_dark_counts_once():
         assert sorted((round(p.x), round(p.y)) for p in pips) == [(55, 45), (85, 75)]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_finer_pip_search_after_a_coarse_one_finds_exactly_the_pips_of_a_full_search(seed):
+    # The second pass looks only where the first one's contrast reached a seed: a speed-up
+    # that must not change a single pip, also for dice at the frame's edges.
+    from companion.vision.pips import PipSearch, find_pips
+
+    img = render_tray([(seed + k) % 6 + 1 for k in range(7)], seed=seed, tilt_deg=10 * seed,
+                      die_colour="mixed" if seed % 2 else (235, 235, 235))
+    search = PipSearch(img)
+    search.find(21)
+    for k in (17, 13, 9, 7):
+        assert [vars(p) for p in search.find(k)] == [vars(p) for p in find_pips(img, k)]
+
+
 @pytest.mark.parametrize("value", [3, 4, 5, 6])
 def test_two_tone_die_is_read_though_its_body_colour_changes_between_pips(value):
     reading = read_dice(_two_tone_die(_FACE[value]))

@@ -56,7 +56,7 @@ import numpy as np
 
 from .calibration import Calibration
 from .face_net import second_opinion
-from .pips import MIN_PIP_AREA, Pip, empty_positions, find_pips, layout_value, mean_rows, norm, norms
+from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, foreground_mask, working_image
 from .slant import side_drop, side_faces, stretch_for, toward_camera
 from .types import DiceReading, Die, Uncertain
@@ -104,22 +104,21 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     kernel = _kernel_for_pip(die / 11) if cal.die_size else pip_kernel(img)
     # A camera at a slant squashes the top faces: stretch them square again (``slant``).
     # The first pass's pips measure the slant; they serve that pass too unless it is undone.
-    first_pips = None
+    search = PipSearch(img)
     if cal.stretch is not None:
         stretch = tuple(cal.stretch) if cal.stretch != [1.0, 1.0] else None
     else:
-        first_pips = find_pips(img, kernel)
-        stretch = stretch_for(first_pips)
+        stretch = stretch_for(search.find(kernel))
     if stretch is not None:
         img = cv2.resize(img, (round(img.shape[1] * stretch[0]), round(img.shape[0] * stretch[1])),
                          interpolation=cv2.INTER_LINEAR)
-        first_pips = None
+        search = PipSearch(img)
     # The tray without dice, the colour images and the foreground, shared by every step below.
     colours = _colours(img, side_drop(stretch) if stretch and stretch[1] > stretch[0] else 0.0)
     if cal.die_size:
-        reading, _ = _read(img, kernel, colours, first_pips)
+        reading, _ = _read(search, kernel, colours)
     else:
-        reading = _read_adapting(img, colours, first_pips)
+        reading = _read_adapting(search, colours)
     reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
     if cal.die_size and not reading.die_sizes:
         reading.die_sizes.append(die)
@@ -277,26 +276,26 @@ def _kernel_for_pip(radius: float) -> int:
     return max(7, round(3.6 * radius)) | 1
 
 
-def _read_adapting(img: np.ndarray, colours: FrameColours | None = None,
-                   first_pips: list[Pip] | None = None) -> DiceReading | None:
+def _read_adapting(search: PipSearch, colours: FrameColours | None = None) -> DiceReading | None:
     """Read with a coarse pip filter first, then again with one fitted to the pips found.
 
     The die size is not known in advance, so the first pass uses a filter wide enough for
     big pips; the pips of the faces it reads tell the real pip size. The two passes are
     merged die by die (``_merge``): where they disagree the die is uncertain.
     """
+    img = search.img
     colours = colours or _colours(img)
     k0 = pip_kernel(img)
-    best, radii = _read(img, k0, colours, first_pips)
+    best, radii = _read(search, k0, colours)
     if radii:
         k1 = _kernel_for_pip(float(np.median(radii)))
         if abs(k1 - k0) > 0.15 * k0:
-            second, _ = _read(img, k1, colours)
+            second, _ = _read(search, k1, colours)
             best = _merge(best, second)
     if (best is None or not best.dice) and min(img.shape[:2]) >= 400:
         # Nothing readable: the dice may be close-ups with pips bigger than the pip filter.
         half = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        third = _read_adapting(half) if min(half.shape[:2]) >= 200 else None
+        third = _read_adapting(PipSearch(half)) if min(half.shape[:2]) >= 200 else None
         if third is not None and (third.dice or best is None):
             best = _rescale(third, 2.0, (0, 0))
     return best
@@ -345,15 +344,14 @@ def _colours(img: np.ndarray, drop: float = 0.0) -> FrameColours:
                         foreground_mask(img, bg_colours=tray), drop)
 
 
-def _read(img: np.ndarray, kernel: int, colours: FrameColours | None = None,
-          pips: list[Pip] | None = None) -> tuple[DiceReading | None, list[float]]:
-    """One pass with pip filter size ``kernel`` (``pips``: those it finds, if known): the
-    reading (None without any pip) and the pip radii of the dice read."""
-    if pips is None:
-        pips = find_pips(img, kernel)
+def _read(search: PipSearch, kernel: int, colours: FrameColours | None = None
+          ) -> tuple[DiceReading | None, list[float]]:
+    """One pass over ``search``'s image with pip filter size ``kernel``: the reading (None
+    without any pip) and the pip radii of the dice read."""
+    pips = search.find(kernel)
     if not pips:
         return None, []
-    colours = colours or _colours(img)
+    colours = colours or _colours(search.img)
     faces = FaceFinder(colours.frame, pips, colours.tray, colours.fg, colours.drop)
     return faces.read(), faces.read_pip_radii
 

@@ -52,20 +52,57 @@ def contrast_maps(img: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 MIN_PIP_AREA = 7.0
 
 
-def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP_AREA) -> list[Pip]:
-    """Round, contrasting blobs smaller than the kernel size ``k``: the pip candidates.
+def smooth_contrast(img: np.ndarray, k: int, bound: tuple[np.ndarray, np.ndarray] | None = None,
+                    peak: int = 45) -> tuple[np.ndarray, np.ndarray]:
+    """The light- and dark-spot contrast maps of filter size ``k``, smoothed (3x3 Gaussian):
+    what ``find_pips`` picks its seeds and outlines its blobs from.
+
+    ``bound``: these maps for a larger filter over the same image. A top-hat grows with its
+    window (an opening by a larger square is never brighter), so no pixel reaches ``peak``
+    here where it did not there: only the places that did, and the windows the blobs are
+    outlined in around them, are computed; the rest stays 0, which gives the same pips as
+    the whole map would, in a fraction of the time.
+    """
+    if bound is None:
+        light, dark = contrast_maps(img, k)
+        return cv2.GaussianBlur(light, (3, 3), 0), cv2.GaussianBlur(dark, (3, 3), 0)
+    h, w = img.shape[:2]
+    # Every pixel a seed's window (``find_pips``: ``half`` around it) or its 5x5 maxima
+    # test may look at must be exact.
+    reach = max(k // 2 + 1, 2)
+    seeds = cv2.threshold(cv2.max(bound[0], bound[1]), peak - 1, 255, cv2.THRESH_BINARY)[1]
+    needed = cv2.dilate(seeds, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
+    # (The outer contours' boxes are the regions' boxes: far cheaper than a labelling.)
+    outlines, _ = cv2.findContours(needed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    light, dark = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
+    # A pixel's top-hat depends on the image within k - 1 of it, its blur on 1 more.
+    margin = k
+    for x, y, bw, bh in map(cv2.boundingRect, outlines):
+        x0, y0 = max(0, x - margin), max(0, y - margin)
+        x1, y1 = min(w, x + bw + margin), min(h, y + bh + margin)
+        part_light, part_dark = contrast_maps(img[y0:y1, x0:x1], k)
+        inner = (slice(y - y0, y - y0 + bh), slice(x - x0, x - x0 + bw))
+        light[y:y + bh, x:x + bw] = cv2.GaussianBlur(part_light, (3, 3), 0)[inner]
+        dark[y:y + bh, x:x + bw] = cv2.GaussianBlur(part_dark, (3, 3), 0)[inner]
+    return light, dark
+
+
+def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP_AREA,
+              maps: tuple[np.ndarray, np.ndarray] | None = None) -> list[Pip]:
+    """Round, contrasting blobs smaller than the kernel size ``k``: the pip candidates
+    (``maps``: the image's ``smooth_contrast`` for ``k``, if already computed).
 
     Each blob is cut at a share of its own peak contrast (``CUTS``), so a faint pip and a
     strong one are both outlined well and a pip does not melt into a dark gap next to it.
     """
-    light, dark = contrast_maps(img, k)
+    if maps is None:
+        maps = smooth_contrast(img, k, peak=peak)
     max_area = math.pi * (k * 0.45) ** 2
     half = k // 2 + 1
     h, w = img.shape[:2]
     five = np.ones((5, 5), np.uint8)
     pips: list[Pip] = []
-    for resp, is_dark in ((light, False), (dark, True)):
-        smooth = cv2.GaussianBlur(resp, (3, 3), 0)
+    for smooth, is_dark in zip(maps, (False, True)):
         # Seeds: local maxima above ``peak``, strongest first.
         # (0/1 bytes, so that numpy may read them as booleans: its nonzero is far faster on
         # booleans than on bytes)
@@ -112,6 +149,25 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP
                 level += 1
             taken[y0 + by:y0 + by + bh, x0 + bx:x0 + bx + bw] |= sub
     return _one_per_spot(pips)
+
+
+class PipSearch:
+    """The pips of one image at the filter sizes asked for, each size searched once. A
+    smaller filter is only run where the nearest larger one already searched could have
+    found a seed (``smooth_contrast``'s ``bound``)."""
+
+    def __init__(self, img: np.ndarray):
+        self.img = img
+        self._maps: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._pips: dict[int, list[Pip]] = {}
+
+    def find(self, k: int) -> list[Pip]:
+        if k not in self._pips:
+            larger = [size for size in self._maps if size > k]
+            bound = self._maps[min(larger)] if larger else None
+            self._maps[k] = smooth_contrast(self.img, k, bound)
+            self._pips[k] = find_pips(self.img, k, maps=self._maps[k])
+        return self._pips[k]
 
 
 def _blob_at(win: np.ndarray, x: int, y: int, top: int, level: int):
