@@ -258,7 +258,8 @@ def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
         whole = None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2]))
         return replace(u, x=x, y=y, whole=whole)
 
-    dice = [Die(d.value, *pos(d.x, d.y), d.confidence) for d in reading.dice]
+    dice = [Die(d.value, *pos(d.x, d.y), d.confidence, None if d.side is None else d.side * max(fx, fy))
+            for d in reading.dice]
     unc = [moved(u) for u in reading.uncertain]
     return DiceReading(dice, unc, [s * max(fx, fy) for s in reading.die_sizes],
                        [pos(x, y) for x, y in reading.leads])
@@ -953,7 +954,7 @@ class FaceFinder:
         self.read_pip_radii.append(r)
         reading.die_sizes.append(side)
         # Read from the outline rather than the body colour: a little less sure.
-        return Die(value, float(fx), float(fy), round(0.5 + 0.4 * max(0.0, float(quality)), 3))
+        return Die(value, float(fx), float(fy), round(0.5 + 0.4 * max(0.0, float(quality)), 3), side)
 
     def _partial_face(self, idx: list[int], cx: float, cy: float, reason: str) -> Uncertain:
         """The uncertain spot for pips ``idx`` (centred at cx, cy) that are not a whole face,
@@ -1099,5 +1100,5 @@ class FaceFinder:
             # 0.6 to 0.8 of the die's side (rounded dice to sharp-edged ones), and the
             # network allows for a fifth either way.
             self._sizes_from_pips.append(_span(pts) / 0.7)
-        reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3)))
+        reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3), side))
         self.read_pip_radii.append(r)

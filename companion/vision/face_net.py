@@ -161,6 +161,8 @@ OVERRULE = 0.9
 # The faces that hold every pip of a face and more: where the network reads one of these at
 # AGREE, the pip reader more likely missed a pip (to glare, to the JPEG) than saw one more.
 _FULLER = {1: (3, 5), 2: (3, 4, 5, 6), 3: (5,), 4: (5, 6)}
+# A die's body measured this many times bigger or smaller than the others' is another die.
+DIE_SIZE_SPREAD = 1.5
 
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
@@ -221,7 +223,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     owners = [k for k, u in enumerate(reading.uncertain) if u.whole is not None]
     wholes = [(x, y, value, AGREE, _CENTRED) for value, x, y in (reading.uncertain[k].whole for k in owners)]
     # Every view the network is asked about in this frame, in one batch.
-    views = [(x, y, side) for x, y in taken] + _views(spots + wholes, side)
+    views = [(d.x, d.y, s) for d, s in zip(reading.dice, _view_sides(reading.dice, side))] \
+        + _views(spots + wholes, side)
     probs = net.crop_probabilities(img, views)
     n = len(reading.dice)
     out = DiceReading(die_sizes=reading.die_sizes)
@@ -272,6 +275,19 @@ _SIZES = (0.8, 1.0, 1.2)
 _AROUND = [(dx, dy, k) for k in _SIZES for dx, dy in [(0.0, 0.0), (-0.3, 0.0), (0.3, 0.0), (0.0, -0.3), (0.0, 0.3)]]
 _CENTRED = [(0.0, 0.0, k) for k in _SIZES]
 _AROUND_ABOVE = [(dx, dy, k) for dx, dy, k in _AROUND if dy <= 0]
+
+
+def _view_sides(dice, side: float) -> list[float]:
+    """How wide the network looks at each die read: the size the dice read share (the
+    median of their bodies, else ``side``), or a die's own size where it is clearly another
+    die (half again bigger or smaller: a big die rolled with small ones). A body's size is
+    rough (shadows and side faces join it), so within that a die is taken to be the usual
+    size; and print or clutter beside the dice, whose bodies are not read, does not pull
+    the dice's size towards its own."""
+    own = [d.side for d in dice if d.side]
+    common = float(np.median(own)) if own else side
+    return [d.side if d.side and not common / DIE_SIZE_SPREAD < d.side < common * DIE_SIZE_SPREAD else common
+            for d in dice]
 
 
 def _views(spots, side: float) -> list[tuple[float, float, float]]:

@@ -12,11 +12,15 @@ from dataclasses import dataclass, field, fields
 
 @dataclass(frozen=True)
 class Die:
-    """One die read with confidence: ``value`` 1-6, centre of its top face, confidence 0-1."""
+    """One die read with confidence: ``value`` 1-6, centre of its top face, confidence 0-1.
+
+    ``side`` is the side in pixels of the die's body where the reader measured it: how
+    wide a second reader looks at this die (not in the JSON)."""
     value: int
     x: float
     y: float
     confidence: float
+    side: float | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
