@@ -112,10 +112,11 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP
         # or a ridge (a die edge) is one candidate, not hundreds. An outline starts at that
         # pixel, and tracing the outlines of the few sparse patches costs far less than
         # labelling the frame.
-        outlines, nesting = cv2.findContours(maxima, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        outlines, nesting = cv2.findContours(maxima, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
         if not outlines:
             continue
-        starts = np.array([c[0, 0] for c, (_, _, _, parent) in zip(outlines, nesting[0]) if parent < 0])
+        # (the outer outlines, not those of holes: they have no parent)
+        starts = np.array([c[0, 0] for c in outlines])[nesting[0][:, 3] < 0]
         starts = starts[np.argsort(starts[:, 1] * w + starts[:, 0])]
         xs, ys = starts[:, 0], starts[:, 1]
         order = np.argsort(-smooth[ys, xs], kind="stable")
