@@ -39,7 +39,11 @@ def background(img: np.ndarray) -> np.ndarray:
     h, w = img.shape[:2]
     small_side = 96
     f = small_side / max(h, w)
-    small = cv2.resize(img, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
+    # (Halved first where that leaves it well over the small size: area averaging by a whole
+    # factor is several times faster than by a fraction, and the median below evens out
+    # the slight difference.)
+    src = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if f < 0.3 else img
+    small = cv2.resize(src, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
     bg = cv2.medianBlur(small, 15)
     bg = cv2.blur(bg, (5, 5))
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
