@@ -129,8 +129,9 @@ def test_two_touching_dice_of_one_colour_are_read_as_two(values):
 @pytest.mark.parametrize("big", [2, 3, 5, 6])
 def test_a_big_die_rolled_with_small_ones_is_read_with_them(big):
     # One 72 px die beside three 30 px ones (the left of one frame, the right of another).
-    # The network checks each die at its own size: at the size of most dice in the frame,
-    # the big one looked like no face (5 of 40 such frames were read in full).
+    # The network looks at a die clearly bigger than the rest at its own size: at the size
+    # the small ones share, the big one looked like no face (before, 5 of 40 such frames,
+    # 10 seeds by these 4 values, were read in full).
     for seed in range(3):
         small = [(seed + k) % 6 + 1 for k in range(3)]
         left, _ = render_scene([big], seed=seed, die_size=72, positions=[(170, 240)])

@@ -104,8 +104,6 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP
     pips: list[Pip] = []
     for smooth, is_dark in zip(maps, (False, True)):
         # Seeds: local maxima above ``peak``, strongest first.
-        # (0/1 bytes, so that numpy may read them as booleans: its nonzero is far faster on
-        # booleans than on bytes)
         maxima = cv2.bitwise_and(cv2.compare(smooth, cv2.dilate(smooth, five), cv2.CMP_GE),
                                  cv2.threshold(smooth, peak - 1, 1, cv2.THRESH_BINARY)[1])
         # One seed per patch of touching maxima, its first pixel in raster order: a flat top
