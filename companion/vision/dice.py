@@ -253,16 +253,19 @@ def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
     def pos(x, y):
         return ((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)
 
+    size = max(fx, fy)
+
     def moved(u: Uncertain) -> Uncertain:
         x, y = pos(u.x, u.y)
         whole = None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2]))
         return replace(u, x=x, y=y, whole=whole)
 
-    dice = [Die(d.value, *pos(d.x, d.y), d.confidence, None if d.side is None else d.side * max(fx, fy))
-            for d in reading.dice]
-    unc = [moved(u) for u in reading.uncertain]
-    return DiceReading(dice, unc, [s * max(fx, fy) for s in reading.die_sizes],
-                       [pos(x, y) for x, y in reading.leads])
+    def moved_die(d: Die) -> Die:
+        x, y = pos(d.x, d.y)
+        return replace(d, x=x, y=y, side=None if d.side is None else d.side * size)
+
+    return DiceReading([moved_die(d) for d in reading.dice], [moved(u) for u in reading.uncertain],
+                       [s * size for s in reading.die_sizes], [pos(x, y) for x, y in reading.leads])
 
 
 def pip_kernel(img: np.ndarray) -> int:

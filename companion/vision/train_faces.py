@@ -82,10 +82,8 @@ def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator
                 boxes = [(v, h - y, x, bh, bw) for v, x, y, bw, bh in boxes]
             frame = "640x480" if rng.random() < 0.75 else "960x720"
             view, boxes = perspective(view, boxes, frame, float(rng.uniform(0, 55)), float(rng.uniform(1.3, 2.2)))
-            params = [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))]
-            if rng.random() < 0.3:
-                params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_422]
-            view = cv2.imdecode(cv2.imencode(".jpg", view, params)[1], cv2.IMREAD_COLOR)
+            quality = int(rng.integers(55, 96))
+            view, boxes = as_frame(view, boxes, jpeg=quality, chroma="422" if rng.random() < 0.3 else "420")
             out.append((view, [(v, x, y, max(bw, bh)) for v, x, y, bw, bh in boxes]))
     return out
 
