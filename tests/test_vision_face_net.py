@@ -141,6 +141,52 @@ def test_a_face_whose_missed_pip_the_network_sees_is_asked_about(faces, stands):
                                                                          "(a pip missed?)"])
 
 
+class _FaceAt:
+    """A stand-in for the network that reads face ``value`` at ``p`` in views centred on
+    (x, y), and no top face anywhere else."""
+
+    def __init__(self, value, p, x, y):
+        self.value, self.p, self.x, self.y = value, p, x, y
+
+    def crop_probabilities(self, img, views):
+        out = np.zeros((len(views), 7), np.float32)
+        out[:, 6] = 1.0
+        for row, (x, y, side) in zip(out, views):
+            if abs(x - self.x) < 0.1 * side and abs(y - self.y) < 0.1 * side:
+                row[:] = (1.0 - self.p) / 6
+                row[self.value - 1] = self.p
+        return out
+
+
+@pytest.mark.parametrize("hint, value, p, read", [(2, 6, 0.97, True), (2, 6, 0.9, False),
+                                                  (4, 3, 0.99, False), (3, 5, 0.97, True)])
+def test_pips_that_are_part_of_a_face_are_read_as_the_face_the_network_is_sure_of(hint, value, p, read):
+    # The pips found show a 2 (two of a 6's pips, its others lost to the JPEG), placed at
+    # their middle, which is not the 6's centre: a 6's centre lies between its two
+    # columns. Looking around the pips, the network is sure of the 6 there. A 6 holds the
+    # 2's pips, so the two readers do not disagree: it is read, as sure as the network
+    # reads alone (ACCEPT, not AGREE). A 3 does not hold a 4's pips: that is a dispute.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    face = (100 + 0.3 * 40, 100)
+    reading = DiceReading([], [Uncertain(100, 100, "pips too faint", hint)], [40.0])
+    checked = second_opinion(frame, reading, net=_FaceAt(value, p, *face))
+    assert [(d.value, d.x, d.y) for d in checked.dice] == ([(value, *face)] if read else [])
+    assert len(checked.uncertain) == (0 if read else 1)
+
+
+def test_pips_that_may_be_on_a_dies_side_are_not_read_as_a_fuller_face():
+    # Where the dice's near sides show (a frame stretched back from a slant), two pips with
+    # no die body found around them may be on a side, whose whole face the network reads:
+    # their own value may be confirmed, but no fuller face is read there.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([], [Uncertain(100, 100, "no die body", 2)], [40.0])
+    only = frozenset({"no die body"})
+    side = second_opinion(frame, reading, net=_FaceAt(3, 0.99, 100, 100), confirm_only=only)
+    assert side.dice == [] and len(side.uncertain) == 1
+    confirmed = second_opinion(frame, reading, net=_FaceAt(2, 0.99, 100, 100), confirm_only=only)
+    assert [d.value for d in confirmed.dice] == [2]
+
+
 def test_the_bare_tray_and_the_gap_between_dice_are_never_read(net):
     frame, dice = _scene(3)
     (_, x0, y0), (_, x1, y1) = dice[:2]

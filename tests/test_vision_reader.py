@@ -87,7 +87,8 @@ def test_a_slanted_camera_sees_the_sides_but_only_top_faces_are_read(slant):
     # their own pips, as round as the top face's once the frame is stretched back. Only
     # top faces may be read. (Without the side check, 1 and 15 of these sides were read as
     # dice; with the network also looking below unread spots, 1 and 1; without the
-    # stretch, 0 and 6.)
+    # stretch, 0 and 6; with the network reading a fuller face around pips that have no
+    # die body, 0 and 1: a side's pips, whose whole face it reads.)
     read = total = 0
     for seed in range(10):
         values = [(seed + k) % 6 + 1 for k in range(6)]

@@ -29,14 +29,17 @@ a blank or logo face) are reported as uncertain too.
 
 Finally a second reader, a small network that reads a face from its look (``face_net``),
 gets its say: a die read from the pips stands only if the network does not contradict it;
-where the pips showed a value but a check doubted the die (a blur, faint pips), or are
-part of a whole face, the network must read that same value (and where no die body was
-found around them, be all but sure of it, as when it reads alone); an uncertain spot, a
-die-sized blob where nothing was reported, or a lone round spot (all a white 1 on a pale
-tray shows) becomes a die only when the network is all but sure of its value, and not
-of a value the pips there rule out (a lone pip off its die's centre, with something
-showing opposite it, is no 1: every other face is symmetric about its centre). A
-calibrated logo face is read as its value, unless the network sees a pip face there.
+where the pips showed a value but a check doubted the die (a blur, faint pips), the
+network must read that same value (and where no die body was found around them, be all
+but sure of it, as when it reads alone), or be all but sure of a face that holds those
+pips and more (the others missed; not where, in a slanted frame, no die body was found
+around them: they may be on a die's side); where they are part of a whole face, it must
+read that face's value; an uncertain spot, a die-sized blob where nothing was reported,
+or a lone round spot (all a white 1 on a pale tray shows) becomes a die only when the
+network is all but sure of its value, and not of a value the pips there rule out (a lone
+pip off its die's centre, with something showing opposite it, is no 1: every other face
+is symmetric about its centre). A calibrated logo face is read as its value, unless the
+network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
@@ -123,7 +126,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     if cal.die_size and not reading.die_sizes:
         reading.die_sizes.append(die)
     reading = second_opinion(img, reading, _unreported_blobs(colours.fg, reading, stretch),
-                             look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS)
+                             look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
+                             confirm_only=BODILESS_REASONS if stretch is not None else ())
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
     if cal.logo_value:

@@ -159,14 +159,16 @@ AGREE = 0.8
 SUPPORT = 0.05
 OVERRULE = 0.9
 # The faces that hold every pip of a face and more: where the network reads one of these at
-# AGREE, the pip reader more likely missed a pip (to glare, to the JPEG) than saw one more.
+# AGREE, the pip reader more likely missed a pip (to glare, to the JPEG) than saw one more;
+# and where a check doubted the pips' face, the network may read one of these instead.
 _FULLER = {1: (3, 5), 2: (3, 4, 5, 6), 3: (5,), 4: (5, 6)}
 # A die's body measured this many times bigger or smaller than the others' is another die.
 DIE_SIZE_SPREAD = 1.5
 
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
-                   look_above: Collection[str] = (), bodiless: Collection[str] = ()):
+                   look_above: Collection[str] = (), bodiless: Collection[str] = (),
+                   confirm_only: Collection[str] = ()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network gives its value some support
@@ -175,8 +177,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       becomes uncertain;
     - an uncertain spot where the pips showed a value (its ``hint``: the pips' layout read,
       but a check doubted the die, e.g. a blur or faint pips) becomes a die only if the
-      network, looking at the pips' middle, reads that very value at ``AGREE``; if it reads
-      another, the two readers disagree and the spot stays uncertain. Where the check found
+      network, looking at the pips' middle, reads that very value at ``AGREE``; or if,
+      looking around them as around any other spot, it is sure (``ACCEPT``) of a face that
+      holds those pips and more (``_FULLER``: the pips found were some of a face's, the
+      others missed, as the hint of 2 pips where a 6 lies). A face that does not hold
+      them means the two readers disagree: the spot stays uncertain. Where the check found
       no die around the pips (their reason is in ``bodiless``), the pips are no evidence of
       a die: the network must read their value at ``ACCEPT``, as sure as it is alone;
     - any other uncertain spot becomes a die only when the network is sure (``ACCEPT``) of
@@ -196,7 +201,10 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     ``look_above``: the reasons of spots placed at a die's outline's centre, which in a
     frame stretched back from a camera tilted down at the tray lies below the top face, the
     near sides (pips and all) taking up the outline's lower part: around those the network
-    looks no lower.
+    looks no lower. ``confirm_only``: the reasons of spots whose pips' value the network
+    may confirm but not complete with a fuller face: where the dice's near sides show (a
+    frame stretched back from a slant), pips with no die body found around them may be on
+    a side, which the network would read as the whole face it is.
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
     if not reading.die_sizes or not (reading.dice or reading.uncertain):
@@ -207,21 +215,26 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     side = float(np.median(reading.die_sizes))
     # Each die read stands, or becomes disputed, where it is: nothing more to read there.
     taken = [(d.x, d.y) for d in reading.dice]
-    # Where the pips showed a value, their middle is the face's centre if that value is right.
-    # Each spot: (x, y, the pips' value or None, how sure the network must be of it, views).
-    spots = [(u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE,
-              _CENTRED if u.hint is not None else _AROUND_ABOVE if u.reason in look_above else _AROUND)
-             for u in reading.uncertain]
-    spots += [(x, y, None, ACCEPT, _AROUND) for x, y in candidates]
+    # Where the pips showed a value, their middle is the face's centre if that value is right;
+    # a fuller face's centre may lie beside it (two pips of a 6 down one side).
+    # Each spot: (x, y, the pips' value or None, how sure the network must be of it, views,
+    # the fuller faces it may read instead at ACCEPT).
+    spots = []
+    for u in reading.uncertain:
+        fuller = () if u.reason in confirm_only else _FULLER.get(u.hint, ())
+        views = (_AROUND if fuller else _CENTRED) if u.hint is not None \
+            else _AROUND_ABOVE if u.reason in look_above else _AROUND
+        spots.append((u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE, views, fuller))
+    spots += [(x, y, None, ACCEPT, _AROUND, ()) for x, y in candidates]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
     looked = taken + [(x, y) for x, y in candidates]
     for x, y in reading.leads:
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
-            spots.append((x, y, None, ACCEPT, _CENTRED))
+            spots.append((x, y, None, ACCEPT, _CENTRED, ()))
             looked.append((x, y))
     # The whole faces some uncertain spots' pips are part of, each looked at as a die's centre.
     owners = [k for k, u in enumerate(reading.uncertain) if u.whole is not None]
-    wholes = [(x, y, value, AGREE, _CENTRED) for value, x, y in (reading.uncertain[k].whole for k in owners)]
+    wholes = [(x, y, value, AGREE, _CENTRED, ()) for value, x, y in (reading.uncertain[k].whole for k in owners)]
     # Every view the network is asked about in this frame, in one batch.
     views = [(d.x, d.y, s) for d, s in zip(reading.dice, _view_sides(reading.dice, side))] \
         + _views(spots + wholes, side)
@@ -243,13 +256,13 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
     faces = probs[n:, :NOT_A_FACE]
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
-    ends = np.cumsum([len(pattern) for *_, pattern in spots[:len(reading.uncertain)]], dtype=int)
-    seen = [float(faces[e - len(spot[-1]):e].max()) for e, spot in zip(ends, spots)]
+    ends = np.cumsum([len(spot[4]) for spot in spots[:len(reading.uncertain)]], dtype=int)
+    seen = [float(faces[e - len(spot[4]):e].max()) for e, spot in zip(ends, spots)]
     # Values the pips rule out at a spot are not read there (``Uncertain.rules_out``).
     if any(u.rules_out for u in reading.uncertain):
         faces = faces.copy()
         for e, spot, u in zip(ends, spots, reading.uncertain):
-            faces[e - len(spot[-1]):e, [v - 1 for v in u.rules_out]] = 0.0
+            faces[e - len(spot[4]):e, [v - 1 for v in u.rules_out]] = 0.0
     found = _surest_views(spots + wholes, views[n:], faces)
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
@@ -291,22 +304,33 @@ def _view_sides(dice, side: float) -> list[float]:
 
 
 def _views(spots, side: float) -> list[tuple[float, float, float]]:
-    """The views (x, y, die side) the network looks at for ``spots`` [(x, y, hint, bar, pattern)]."""
-    return [(x + dx * side, y + dy * side, k * side) for x, y, *_, pattern in spots for dx, dy, k in pattern]
+    """The views (x, y, die side) the network looks at for ``spots`` [(x, y, hint, bar, pattern, fuller)]."""
+    return [(x + dx * side, y + dy * side, k * side) for x, y, _, _, pattern, _ in spots for dx, dy, k in pattern]
 
 
 def _surest_views(spots, views, faces: np.ndarray) -> list[Die | None]:
-    """For each spot (x, y, hint, bar, pattern), given its ``views`` and the network's face
-    probabilities ``faces`` for them (in order): the die it reads there, if it is sure
-    enough in one of the views (``ACCEPT``; ``bar`` for the hinted value), else None."""
+    """For each spot (x, y, hint, bar, pattern, fuller), given its ``views`` and the
+    network's face probabilities ``faces`` for them (in order): the die it reads there, if
+    it is sure enough in one of the views (``ACCEPT``), else None. Where the pips showed a
+    value (``hint``), that value is read in the views centred on them, at ``bar``; failing
+    that, one of the ``fuller`` faces anywhere, at ``ACCEPT``."""
     out: list[Die | None] = []
     start = 0
-    for x, y, hint, bar, pattern in spots:
+    for x, y, hint, bar, pattern, fuller in spots:
         p = faces[start:start + len(pattern)]
         i, v = (int(a) for a in np.unravel_index(int(np.argmax(p)), p.shape))
-        # Where the pips showed a value, the network must read that value: two readers that
-        # disagree leave the die uncertain, however sure either is.
-        sure = p[i, v] >= ACCEPT if hint is None else (v + 1 == hint and p[i, v] >= bar)
+        if hint is None:
+            sure = p[i, v] >= ACCEPT
+        else:
+            # The network must read the pips' value where they put the face's centre, or a
+            # face that holds them: two readers that disagree leave the die uncertain,
+            # however sure either is.
+            centred = [k for k, (dx, dy, _) in enumerate(pattern) if dx == 0 and dy == 0]
+            c, cv = (int(a) for a in np.unravel_index(int(np.argmax(p[centred])), (len(centred), p.shape[1])))
+            if cv + 1 == hint and p[centred[c], cv] >= bar:
+                i, v, sure = centred[c], cv, True
+            else:
+                sure = v + 1 in fuller and p[i, v] >= ACCEPT
         vx, vy, _ = views[start + i]
         out.append(Die(v + 1, vx, vy, round(0.5 + 0.4 * float(p[i, v]), 3)) if sure else None)
         start += len(pattern)

@@ -28,10 +28,11 @@ class Uncertain:
     """Something die- or coin-like that could not be read, and why (never turned into a value).
 
     ``hint`` is the value the pips seemed to show where a check then failed (the die's body
-    not found, a blur): not a reading, but what a second reader may confirm. It stays
-    inside the reader (not in the JSON). ``whole`` is, where the pips found are part of a
-    standard face whose other pips were missed (or are a 1 but for the marks around its
-    pip), that face as (value, x, y): likewise for a second reader to confirm.
+    not found, a blur): not a reading, but what a second reader may confirm, or complete
+    (the pips may be some of a fuller face's). It stays inside the reader (not in the
+    JSON). ``whole`` is, where the pips found are part of a standard face whose other pips
+    were missed (or are a 1 but for the marks around its pip), that face as (value, x, y):
+    likewise for a second reader to confirm.
     ``pip_face`` is the face network's highest probability of any pip face around the
     spot, where it looked: a calibrated logo face is read only where it is low.
     ``rules_out`` holds the values the pips found there cannot be, which a second reader
