@@ -47,6 +47,7 @@ import os
 import threading
 from collections.abc import Collection
 from dataclasses import replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -217,24 +218,22 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     taken = [(d.x, d.y) for d in reading.dice]
     # Where the pips showed a value, their middle is the face's centre if that value is right;
     # a fuller face's centre may lie beside it (two pips of a 6 down one side).
-    # Each spot: (x, y, the pips' value or None, how sure the network must be of it, views,
-    # the fuller faces it may read instead at ACCEPT).
     spots = []
     for u in reading.uncertain:
         fuller = () if u.reason in confirm_only else _FULLER.get(u.hint, ())
-        views = (_AROUND if fuller else _CENTRED) if u.hint is not None \
+        pattern = (_AROUND if fuller else _CENTRED) if u.hint is not None \
             else _AROUND_ABOVE if u.reason in look_above else _AROUND
-        spots.append((u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE, views, fuller))
-    spots += [(x, y, None, ACCEPT, _AROUND, ()) for x, y in candidates]
+        spots.append(_Spot(u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE, pattern, fuller))
+    spots += [_Spot(x, y, None, ACCEPT, _AROUND) for x, y in candidates]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
     looked = taken + [(x, y) for x, y in candidates]
     for x, y in reading.leads:
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
-            spots.append((x, y, None, ACCEPT, _CENTRED, ()))
+            spots.append(_Spot(x, y, None, ACCEPT, _CENTRED))
             looked.append((x, y))
     # The whole faces some uncertain spots' pips are part of, each looked at as a die's centre.
     owners = [k for k, u in enumerate(reading.uncertain) if u.whole is not None]
-    wholes = [(x, y, value, AGREE, _CENTRED, ()) for value, x, y in (reading.uncertain[k].whole for k in owners)]
+    wholes = [_Spot(x, y, value, AGREE, _CENTRED) for value, x, y in (reading.uncertain[k].whole for k in owners)]
     # Every view the network is asked about in this frame, in one batch.
     views = [(d.x, d.y, s) for d, s in zip(reading.dice, _view_sides(reading.dice, side))] \
         + _views(spots + wholes, side)
@@ -256,13 +255,13 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
     faces = probs[n:, :NOT_A_FACE]
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
-    ends = np.cumsum([len(spot[4]) for spot in spots[:len(reading.uncertain)]], dtype=int)
-    seen = [float(faces[e - len(spot[4]):e].max()) for e, spot in zip(ends, spots)]
+    ends = np.cumsum([len(spot.pattern) for spot in spots[:len(reading.uncertain)]], dtype=int)
+    seen = [float(faces[e - len(spot.pattern):e].max()) for e, spot in zip(ends, spots)]
     # Values the pips rule out at a spot are not read there (``Uncertain.rules_out``).
     if any(u.rules_out for u in reading.uncertain):
         faces = faces.copy()
         for e, spot, u in zip(ends, spots, reading.uncertain):
-            faces[e - len(spot[4]):e, [v - 1 for v in u.rules_out]] = 0.0
+            faces[e - len(spot.pattern):e, [v - 1 for v in u.rules_out]] = 0.0
     found = _surest_views(spots + wholes, views[n:], faces)
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
@@ -303,35 +302,47 @@ def _view_sides(dice, side: float) -> list[float]:
             for d in dice]
 
 
-def _views(spots, side: float) -> list[tuple[float, float, float]]:
-    """The views (x, y, die side) the network looks at for ``spots`` [(x, y, hint, bar, pattern, fuller)]."""
-    return [(x + dx * side, y + dy * side, k * side) for x, y, _, _, pattern, _ in spots for dx, dy, k in pattern]
+class _Spot(NamedTuple):
+    """A place the network is asked about: ``hint``, the value the pips there showed (or
+    None), read at ``bar`` in the views centred on it; ``pattern``, the views around
+    (x, y) (``_AROUND``...); ``fuller``, the faces it may read instead, at ``ACCEPT``."""
+    x: float
+    y: float
+    hint: int | None
+    bar: float
+    pattern: list[tuple[float, float, float]]
+    fuller: tuple[int, ...] = ()
 
 
-def _surest_views(spots, views, faces: np.ndarray) -> list[Die | None]:
-    """For each spot (x, y, hint, bar, pattern, fuller), given its ``views`` and the
-    network's face probabilities ``faces`` for them (in order): the die it reads there, if
-    it is sure enough in one of the views (``ACCEPT``), else None. Where the pips showed a
-    value (``hint``), that value is read in the views centred on them, at ``bar``; failing
-    that, one of the ``fuller`` faces anywhere, at ``ACCEPT``."""
+def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
+    """The views (x, y, die side) the network looks at for ``spots``."""
+    return [(s.x + dx * side, s.y + dy * side, k * side) for s in spots for dx, dy, k in s.pattern]
+
+
+def _surest_views(spots: list[_Spot], views, faces: np.ndarray) -> list[Die | None]:
+    """For each spot, given its ``views`` and the network's face probabilities ``faces``
+    for them (in order): the die it reads there, if it is sure enough in one of the views
+    (``ACCEPT``), else None. Where the pips showed a value (``hint``), that value is read
+    in the views centred on them, at ``bar``; failing that, one of the ``fuller`` faces
+    anywhere, at ``ACCEPT``."""
     out: list[Die | None] = []
     start = 0
-    for x, y, hint, bar, pattern, fuller in spots:
-        p = faces[start:start + len(pattern)]
+    for spot in spots:
+        p = faces[start:start + len(spot.pattern)]
         i, v = (int(a) for a in np.unravel_index(int(np.argmax(p)), p.shape))
-        if hint is None:
+        if spot.hint is None:
             sure = p[i, v] >= ACCEPT
         else:
             # The network must read the pips' value where they put the face's centre, or a
             # face that holds them: two readers that disagree leave the die uncertain,
             # however sure either is.
-            centred = [k for k, (dx, dy, _) in enumerate(pattern) if dx == 0 and dy == 0]
+            centred = [k for k, (dx, dy, _) in enumerate(spot.pattern) if dx == 0 and dy == 0]
             c, cv = (int(a) for a in np.unravel_index(int(np.argmax(p[centred])), (len(centred), p.shape[1])))
-            if cv + 1 == hint and p[centred[c], cv] >= bar:
+            if cv + 1 == spot.hint and p[centred[c], cv] >= spot.bar:
                 i, v, sure = centred[c], cv, True
             else:
-                sure = v + 1 in fuller and p[i, v] >= ACCEPT
+                sure = v + 1 in spot.fuller and p[i, v] >= ACCEPT
         vx, vy, _ = views[start + i]
         out.append(Die(v + 1, vx, vy, round(0.5 + 0.4 * float(p[i, v]), 3)) if sure else None)
-        start += len(pattern)
+        start += len(spot.pattern)
     return out
