@@ -143,18 +143,19 @@ def test_a_face_whose_missed_pip_the_network_sees_is_asked_about(faces, stands):
 
 class _FaceAt:
     """A stand-in for the network that reads face ``value`` at ``p`` in views centred on
-    (x, y), and no top face anywhere else."""
+    (x, y), and no top face anywhere else; ``more``: other faces, as (value, p, x, y)."""
 
-    def __init__(self, value, p, x, y):
-        self.value, self.p, self.x, self.y = value, p, x, y
+    def __init__(self, value, p, x, y, more=()):
+        self.faces = [(value, p, x, y), *more]
 
     def crop_probabilities(self, img, views):
         out = np.zeros((len(views), 7), np.float32)
         out[:, 6] = 1.0
         for row, (x, y, side) in zip(out, views):
-            if abs(x - self.x) < 0.1 * side and abs(y - self.y) < 0.1 * side:
-                row[:] = (1.0 - self.p) / 6
-                row[self.value - 1] = self.p
+            for value, p, fx, fy in self.faces:
+                if abs(x - fx) < 0.1 * side and abs(y - fy) < 0.1 * side:
+                    row[:] = (1.0 - p) / 6
+                    row[value - 1] = p
         return out
 
 
@@ -185,6 +186,23 @@ def test_pips_that_may_be_on_a_dies_side_are_not_read_as_a_fuller_face():
     assert side.dice == [] and len(side.uncertain) == 1
     confirmed = second_opinion(frame, reading, net=_FaceAt(2, 0.99, 100, 100), confirm_only=only)
     assert [d.value for d in confirmed.dice] == [2]
+
+
+@pytest.mark.parametrize("beside, asked", [(None, False), (6, True)])
+def test_pips_of_a_die_read_are_not_asked_about_as_another_die(beside, asked):
+    # One die, two uncertain spots: its pips split into two groups (of different sizes, and
+    # a pair not on a die-shaped body). The network reads a 4 around the first. The pair
+    # lies 0.3 sides from it, too near to be another die: where the network, looking
+    # around the pair, is surest of that same 4, the pair is that die again, and the
+    # players are not asked about it. Where it is surer of another face there (a 6 just
+    # beyond the 4), the pair stays uncertain.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    pair = Uncertain(112, 100, "pips not on a die-shaped body", 2)
+    reading = DiceReading([], [Uncertain(100, 100, "pips of different sizes"), pair], [40.0])
+    more = [(beside, 0.995, 124, 100)] if beside else []
+    checked = second_opinion(frame, reading, net=_FaceAt(4, 0.99, 100, 100, more))
+    assert [(d.value, d.x, d.y) for d in checked.dice] == [(4, 100, 100)]
+    assert [(u.x, u.y) for u in checked.uncertain] == ([(112, 100)] if asked else [])
 
 
 def test_the_bare_tray_and_the_gap_between_dice_are_never_read(net):

@@ -197,8 +197,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
       die only at ``ACCEPT``; otherwise they add nothing (they are not evidence of a die).
-    Nothing becomes a die where a die was read, or disputed, already. Each uncertain spot
-    that stays carries the most the network saw of any pip face around it (``pip_face``).
+    Nothing becomes a die where a die was read, or disputed, already; and an uncertain
+    spot on a die read (within half a side of it), around which the network is sure
+    (``ACCEPT``) of that die's very face, is that die seen again (more of its pips, its
+    outline): it is dropped, not asked about. Each uncertain spot that stays carries the
+    most the network saw of any pip face around it (``pip_face``).
     ``look_above``: the reasons of spots placed at a die's outline's centre, which in a
     frame stretched back from a camera tilted down at the tray lies below the top face, the
     near sides (pips and all) taking up the outline's lower part: around those the network
@@ -267,6 +270,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
     # Two readings of one spot that differ leave it uncertain.
     completed = dict(zip(owners, found[len(spots):]))
+    stays = []
     for k, die in enumerate(found[:len(spots)]):
         other = completed.get(k)
         if other is not None:
@@ -276,6 +280,14 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             out.dice.append(die)
             taken.append((die.x, die.y))
         elif k < len(reading.uncertain):
+            stays.append(k)
+    # What the network is sure of around each spot left, whatever its pips showed: where
+    # that is the face of a die read there, the spot is that die again.
+    again = _surest_views([spot._replace(hint=None) for spot in spots[:len(reading.uncertain)]], views[n:], faces)
+    for k in stays:
+        face = again[k]
+        if face is None or not any(d.value == face.value and math.hypot(d.x - face.x, d.y - face.y) < 0.5 * side
+                                   for d in out.dice):
             out.uncertain.append(replace(reading.uncertain[k], pip_face=seen[k]))
     return out
 
