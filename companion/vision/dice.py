@@ -38,8 +38,9 @@ read that face's value; an uncertain spot, a die-sized blob where nothing was re
 or a lone round spot (all a white 1 on a pale tray shows) becomes a die only when the
 network is all but sure of its value, and not of a value the pips there rule out (a lone
 pip off its die's centre, with something showing opposite it, is no 1: every other face
-is symmetric about its centre). A calibrated logo face is read as its value, unless the
-network sees a pip face there.
+is symmetric about its centre). An uncertain spot left on a die read, where the network
+is all but sure of that die's face, is that die again: it is not reported. A calibrated
+logo face is read as its value, unless the network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
