@@ -187,7 +187,7 @@ def test_logo_face_is_reported_uncertain_never_a_number(seed):
     assert any(math.hypot(u.x - lx, u.y - ly) < 20 for u in reading.uncertain)
 
 
-@pytest.mark.parametrize("blur", [2.0, 3.0, 4.0])
+@pytest.mark.parametrize("blur", [2.0, 3.0, 4.0, 5.0])
 def test_blurred_dice_are_read_or_uncertain_never_wrong(blur):
     unread = 0
     for seed in range(3):
@@ -199,8 +199,10 @@ def test_blurred_dice_are_read_or_uncertain_never_wrong(blur):
         unread += len(values) - correct
         # Each die not read is reported, not silently dropped.
         assert uncertain >= len(values) - correct - 1
-    if blur >= 4.0:
-        assert unread > 0   # this blur hides pips: the reader must say so
+    if blur >= 5.0:
+        # This blur hides pips: the reader must say so. (At 4.0 the network, taught on
+        # webcam frames, reads the dice right.)
+        assert unread > 0
 
 
 def test_coins_are_never_read_as_dice():
@@ -252,22 +254,23 @@ def test_a_row_of_pins_beside_the_dice_is_not_read_as_ones(side):
         assert sorted(read_dice(frame).values) == [3, 5], f"seed {seed}"
 
 
-@pytest.mark.parametrize("gap", [26, 32])
-def test_pairs_of_specks_on_a_dark_cloth_are_not_read_as_twos(gap):
+@pytest.mark.parametrize("gap, speck, cloth_colour", [(26, 5, (20, 40, 60)), (32, 5, (20, 40, 60)),
+                                                      (28, 3.5, (10, 12, 14)), (36, 3.5, (10, 12, 14))])
+def test_pairs_of_specks_on_a_dark_cloth_are_not_read_as_twos(gap, speck, cloth_colour):
     # Lint or crumbs on a dark cloth beside the tray, two by two: each pair shows a 2 as a
     # white-pipped black die would, but no die body is found around it. The network
-    # agreeing with the pips is not enough there; it must read a 2 as if alone. (That is
-    # not always enough: some pairs, smaller specks on near-black most often, the network
-    # alone reads as 2s. It was never shown pairs of specks with no die around them.)
+    # agreeing with the pips is not enough there; it must read a 2 as if alone. Smaller
+    # specks on near-black it read as 2s (56 in 96 frames of 6 pairs, 12 to 40 px apart)
+    # until it was taught dots with no die around them as no face (``train_faces.with_dots``).
     def cloth(seed):
         def draw(canvas):
             rng = np.random.default_rng(seed)
-            canvas.poly([(20, 330), (620, 330), (620, 470), (20, 470)], (20, 40, 60))
+            canvas.poly([(20, 330), (620, 330), (620, 470), (20, 470)], cloth_colour)
             for k in range(6):
                 cx, cy, a = 70 + 100 * k, 400, rng.uniform(0, math.pi)
                 for s in (-1, 1):
-                    canvas.ellipse(cx + s * gap / 2 * math.cos(a), cy + s * gap / 2 * math.sin(a), 5, 5, 0,
-                                   (200, 240, 240))
+                    canvas.ellipse(cx + s * gap / 2 * math.cos(a), cy + s * gap / 2 * math.sin(a),
+                                   speck, speck, 0, (200, 240, 240))
         return draw
 
     for seed in range(4):

@@ -10,9 +10,12 @@ Needs PyTorch and onnx, which the companion itself never does (``pip install
 crop accuracy on them, as they are and as webcam frames (``webcam_crops``): the figures to
 trust, since those photos were never seen.
 ``--start WEIGHTS`` goes on from weights exported here rather than from scratch (with a
-smaller ``--lr``): how the shipped weights learnt ``--desk`` and ``--webcam`` (see
-``face_net.py``). ``--webcam K`` adds K webcam frames of each training photo
-(``webcam_views``).
+smaller ``--lr``): how the shipped weights learnt ``--desk``, ``--webcam``, ``--slanted``,
+``--dots`` and ``--same-ground`` (see ``face_net.py``). ``--webcam K`` adds K webcam frames
+of each training photo (``webcam_views``); ``--slanted N``, N rendered trays seen at a
+slant, each die's near side as no face (``slanted_scenes``); ``--dots``, dots with no die
+body as no face (``with_dots``); ``--same-ground``, white dice on a white table
+(``rendered_scenes``).
 
 Training examples are crops made by ``face_net.face_crop``, the very function the reader
 uses, around each labelled die (turned to any angle, mirrored, shifted a little, rescaled,
@@ -102,8 +105,17 @@ def webcam_crops(folder: str, holdout: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(crops), np.array(labels)
 
 
-def rendered_scenes(n: int, rng: np.random.Generator):
-    """Rendered trays in the same form as ``load_photos``."""
+def _near(colour, rng: np.random.Generator) -> tuple[int, ...]:
+    """A ground of all but ``colour``'s own colour."""
+    return tuple(int(c) for c in np.clip(np.array(colour) + rng.integers(-12, 13, 3), 0, 255))
+
+
+def rendered_scenes(n: int, rng: np.random.Generator, same_ground: bool = False):
+    """Rendered trays in the same form as ``load_photos``; with ``same_ground``, some are
+    white dice on a white table, where only their shading and shadows show their bodies:
+    teaching dots with no body as no face (``with_dots``) must not teach such dice away.
+    Those scenes are marked ``"same ground"`` (a third item), and their dice's crops are
+    never inverted (``augment``)."""
     out = []
     for k in range(n):
         size = int(rng.uniform(22, 70))
@@ -112,7 +124,13 @@ def rendered_scenes(n: int, rng: np.random.Generator):
                      side=rng.uniform(0, 0.4), touching=bool(rng.random() < 0.3),
                      clutter=int(rng.integers(0, 7)),
                      tray_colour=tuple(int(c) for c in rng.integers(40, 230, 3)))
-        if rng.random() < 0.5:
+        white_on_white = same_ground and rng.random() < 0.15
+        if white_on_white:
+            # (White dice only: a light table shows a die's shading and shadow; on a black
+            # cloth a black die's white pips show alone, as crumbs or lint would.)
+            colour, pip = DIE_COLOURS[0]
+            style.update(die_colour=colour, pip_colour=pip, tray_colour=_near(colour, rng))
+        elif rng.random() < 0.5:
             colour, pip = DIE_COLOURS[int(rng.integers(len(DIE_COLOURS)))]
             style.update(die_colour=colour, pip_colour=pip)
         logo = int(rng.integers(1, 7)) if rng.random() < 0.3 else None
@@ -124,12 +142,47 @@ def rendered_scenes(n: int, rng: np.random.Generator):
         # A logo face is not a pip face, nor is a coin: they must come out as "not a face".
         dice = [(NOT_A_FACE + 1 if v == logo else v, x, y, size * 1.2) for v, x, y in truth["dice"]]
         dice += [(NOT_A_FACE + 1, x, y, size * 1.2) for _, x, y, _ in truth["coins"]]
+        out.append((frame, dice, "same ground") if white_on_white else (frame, dice))
+    return out
+
+
+def slanted_scenes(n: int, rng: np.random.Generator):
+    """Rendered trays seen 25-55 degrees from overhead, stretched back as the reader stretches
+    a slanted frame (``slant.stretch_for``), in ``load_photos``' form: the top faces, and
+    each die's near side (that shows below it, its pips as round as a top face's once the
+    frame is stretched) as no face. The dev photos' slanted frames are warps of overhead
+    photos, which show no sides: without these, a network taught them reads sides as faces."""
+    out = []
+    for _ in range(n):
+        size = int(rng.uniform(24, 60))
+        slant = float(rng.uniform(25, 55))
+        style = dict(die_size=size, die_colour="mixed", light=rng.uniform(0, 0.6),
+                     noise=rng.uniform(0, 6), blur=rng.uniform(0, 1.2), side=rng.uniform(0, 0.4),
+                     slant=slant, clutter=int(rng.integers(0, 4)),
+                     tray_colour=tuple(int(c) for c in rng.integers(40, 230, 3)))
+        if rng.random() < 0.5:
+            colour, pip = DIE_COLOURS[int(rng.integers(len(DIE_COLOURS)))]
+            style.update(die_colour=colour, pip_colour=pip)
+        values = [int(v) for v in rng.integers(1, 7, int(rng.integers(1, 8)))]
+        frame, truth = render_scene(values, seed=int(rng.integers(1 << 30)), **style)
+        stretch = 1.0 / math.cos(math.radians(slant))
+        frame = cv2.resize(frame, (frame.shape[1], round(frame.shape[0] * stretch)),
+                           interpolation=cv2.INTER_LINEAR)
+        tops = [(v, x, y * stretch) for v, x, y in truth["dice"]]
+        drop = size * math.tan(math.radians(slant))
+        dice = [(v, x, y, size * 1.2) for v, x, y in tops]
+        for _, x, y in tops:
+            sx, sy = x, y + size / 2 + drop * rng.uniform(0.3, 0.7)
+            # (a side another die stands on is not seen)
+            if all(math.hypot(sx - ox, sy - oy) > size for _, ox, oy in tops):
+                dice.append((NOT_A_FACE + 1, sx, sy, size * 1.2))
         out.append((frame, dice))
     return out
 
 
-def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Slant, colour, blur, noise and resolution changes a new table and camera may bring."""
+def augment(crop: np.ndarray, rng: np.random.Generator, invert: bool = True) -> np.ndarray:
+    """Slant, colour, blur, noise and resolution changes a new table and camera may bring
+    (and, with ``invert``, light and dark swapped now and then: a black die's white pips)."""
     if rng.random() < 0.5:
         # A camera at a slant squashes the top face along one direction.
         a, k = rng.uniform(0, math.pi), rng.uniform(0.65, 1.0)
@@ -142,7 +195,7 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                               borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.7:
         crop = crop[:, :, rng.permutation(3)]
-    if rng.random() < 0.15:
+    if rng.random() < 0.15 and invert:   # (drawn either way: a seed gives the same examples)
         crop = 255 - crop
     f = crop.astype(np.float32)
     if rng.random() < 0.5:   # a grey-ish or a more saturated camera
@@ -175,6 +228,43 @@ def with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         # (drawn at 4x and shrunk: sub-pixel centres and radii)
         cv2.circle(crop, (int(cx * 4), int(cy * 4)), int(r * 4), colour, -1, cv2.LINE_AA, shift=2)
     return cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 0.9))
+
+
+# Pip places of the faces 2-6, in units of the pip spacing (the centre to a corner pip).
+_LAYOUTS = {2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def with_dots(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` (of the bare tray) with dots standing as a face's pips do, or strewn like
+    crumbs, lint or stars, with no die body around them: pips alone are no face. The dots
+    contrast with the ground as pips would (light on a dark cloth, dark on a light one)."""
+    crop = crop.copy()
+    side = CROP_PX / CROP_FACTOR
+    ground = float(crop.mean())
+    light = ground < 110 or (ground < 170 and rng.random() < 0.5)
+    if rng.random() < 0.6:
+        # A face's layout (or a pair at any spacing), turned any way, its dots a little astray.
+        pips = np.array(_LAYOUTS[int(rng.integers(2, 7))], np.float64)
+        if len(pips) == 2 and rng.random() < 0.5:
+            pips = pips * rng.uniform(0.3, 1.6)
+        a = rng.uniform(0, 2 * math.pi)
+        turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        pts = (pips @ turn.T) * side * rng.uniform(0.17, 0.36) + rng.normal(0, 0.02 * side, pips.shape)
+        pts += CROP_PX / 2 + rng.uniform(-0.08, 0.08, 2) * side
+        radii = side * rng.uniform(0.05, 0.15) * rng.uniform(0.85, 1.15, len(pts))
+    else:
+        # Crumbs or a star field: dots of many sizes anywhere.
+        n = int(rng.integers(3, 16))
+        pts = rng.uniform(0, CROP_PX, (n, 2))
+        radii = side * rng.uniform(0.02, 0.14, n)
+    base = rng.integers(150, 256) if light else rng.integers(0, 90)
+    for (x, y), r in zip(pts, radii):
+        shade = int(np.clip(base + rng.normal(0, 20), 0, 255))
+        colour = tuple(int(c) for c in np.clip(shade + rng.normal(0, 15, 3), 0, 255))
+        cv2.circle(crop, (int(x * 4), int(y * 4)), max(1, int(r * 4)), colour, -1, cv2.LINE_AA, shift=2)
+    return cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.2))
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,:-"
@@ -216,12 +306,17 @@ def edge_points(img: np.ndarray) -> np.ndarray:
 
 
 def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: float,
-             desk: bool = False):
+             desk: bool = False, dots: bool = False):
     """One epoch of (crops N x 48 x 48 x 3 uint8, labels N) drawn from ``scenes`` (with
     ``edges``, each scene's ``edge_points``); with ``desk``, some of the bare tray carries
-    print (``with_print``) as well as dots (``with_specks``)."""
+    print (``with_print``) as well as dots (``with_specks``); with ``dots``, also dots as a
+    face's pips stand, or crumbs or stars (``with_dots``). A scene marked ``"same ground"``
+    (``rendered_scenes``) has its dice's crops never inverted."""
     crops, labels = [], []
-    for (img, dice), edges in zip(scenes, edges):
+    for scene, edges in zip(scenes, edges):
+        img, dice = scene[:2]
+        # (A white die on a white table, inverted, is white dots on a black cloth: no die.)
+        invert = len(scene) < 3 or scene[2] != "same ground"
         if not dice:
             continue
         h, w = img.shape[:2]
@@ -234,7 +329,7 @@ def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: f
                 crop = face_crop(img, x + dx, y + dy, c, rng.uniform(0, 360))
                 if rng.random() < 0.5:
                     crop = crop[:, ::-1]
-                crops.append(augment(crop, rng))
+                crops.append(augment(crop, rng, invert))
                 labels.append(value - 1)
         for _ in range(int(round(negatives * len(dice) * per_die))):
             box = float(np.median(boxes)) * math.exp(rng.uniform(-0.3, 0.3))
@@ -258,6 +353,8 @@ def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: f
                     crop = with_specks(crop, rng)
                 elif desk and extra < 0.6:
                     crop = with_print(crop, rng)
+                elif dots and extra < (0.8 if desk else 0.7):
+                    crop = with_dots(crop, rng)
             crops.append(augment(crop, rng))
             labels.append(NOT_A_FACE)
     return np.stack(crops), np.array(labels, np.int64)
@@ -329,6 +426,12 @@ def main(argv=None) -> int:
     ap.add_argument("--holdout", type=int, default=0, help="keep every K-th photo out (0: none)")
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--rendered", type=int, default=250, help="rendered trays to add")
+    ap.add_argument("--slanted", type=int, default=0, metavar="N", help="also train on N rendered "
+                    "trays seen at a slant, their dice's near sides as no face (slanted_scenes)")
+    ap.add_argument("--dots", action="store_true", help="also teach dots with no die body "
+                    "(pips' layouts, crumbs, lint, stars) as no face (with_dots)")
+    ap.add_argument("--same-ground", action="store_true", help="render some trays as white "
+                    "dice on a white table (rendered_scenes)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--channels", default="16,32,64", help="widths of the three conv stages")
     ap.add_argument("--hidden", type=int, default=96, help="width of the hidden dense layer")
@@ -347,10 +450,12 @@ def main(argv=None) -> int:
     photos = load_photos(args.photos)
     held = photos[::args.holdout] if args.holdout else []
     train = [p for k, p in enumerate(photos) if not args.holdout or k % args.holdout]
-    train += rendered_scenes(args.rendered, rng)
+    train += rendered_scenes(args.rendered, rng, same_ground=args.same_ground)
     if args.webcam:
         train += webcam_views(args.photos, args.holdout, args.webcam, rng)
-    edges = [edge_points(img) for img, _ in train]
+    if args.slanted:
+        train += slanted_scenes(args.slanted, rng)
+    edges = [edge_points(scene[0]) for scene in train]
     print(f"{len(train)} training scenes, {len(held)} held-out photos")
     if held:
         vx, vy = [], []
@@ -368,7 +473,7 @@ def main(argv=None) -> int:
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(args.epochs):
         t0 = time.time()
-        x, y = examples(train, edges, rng, per_die=3, negatives=0.5, desk=args.desk)
+        x, y = examples(train, edges, rng, per_die=3, negatives=0.5, desk=args.desk, dots=args.dots)
         x, y = torch.from_numpy(normalise(x)), torch.from_numpy(y)
         model.train()
         if args.start:
