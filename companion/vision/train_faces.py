@@ -42,7 +42,7 @@ import numpy as np
 
 from .face_net import CROP_FACTOR, CROP_PX, NOT_A_FACE, face_crop, normalise
 from .photo_views import as_frame, load_labels, perspective
-from .render import DIE_COLOURS, render_scene
+from .render import DIE_COLOURS, PIP_LAYOUT, render_scene
 
 WORK_SIDE = 1000       # the reader's working size for big photos (segment.WORK_SIDE)
 BOX_TO_CROP = 1.45     # crop side per labelled top-face box side (see face_net.CROP_FACTOR)
@@ -230,12 +230,6 @@ def with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 0.9))
 
 
-# Pip places of the faces 2-6, in units of the pip spacing (the centre to a corner pip).
-_LAYOUTS = {2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
-
-
 def with_dots(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``crop`` (of the bare tray) with dots standing as a face's pips do, or strewn like
     crumbs, lint or stars, with no die body around them: pips alone are no face. The dots
@@ -246,7 +240,8 @@ def with_dots(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     light = ground < 110 or (ground < 170 and rng.random() < 0.5)
     if rng.random() < 0.6:
         # A face's layout (or a pair at any spacing), turned any way, its dots a little astray.
-        pips = np.array(_LAYOUTS[int(rng.integers(2, 7))], np.float64)
+        # (pips in reading order, as when the shipped weights were trained: the same draws)
+        pips = np.array(sorted(PIP_LAYOUT[int(rng.integers(2, 7))], key=lambda p: (p[1], p[0])), np.float64)
         if len(pips) == 2 and rng.random() < 0.5:
             pips = pips * rng.uniform(0.3, 1.6)
         a = rng.uniform(0, 2 * math.pi)
