@@ -14,7 +14,7 @@ not matter). It answers seven probabilities: faces 1-6, and "no readable top fac
 
 The weights (``models/dice_faces.onnx``, 1.2 MB) were trained here by ``train_faces.py`` on
 200 of the 250 real dev photos (every fifth held out, to measure on) and on rendered trays,
-in eight steps, each going on from the last (about 45, 10, 30, 40, 15, 15, 12 and 27 minutes
+in eight steps, each going on from the last (about 45, 10, 30, 40, 15, 15, 12 and 24 minutes
 on one core)::
 
     python -m companion.vision.train_faces --photos ../shared/datasets/dice-real-dev \\
