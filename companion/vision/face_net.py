@@ -315,7 +315,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             stays.append(k)
     # What the network is sure of around each spot left, whatever its pips showed: where
     # that is the face of a die read there, the spot is that die again.
-    again = _surest_views([spot._replace(hint=None) for spot in spots[:len(reading.uncertain)]], views[n:], faces)
+    again = _surest_views([spot._replace(hint=None) for spot in spots[:len(reading.uncertain)]],
+                          views[n:], faces) if stays else []
     for k in stays:
         face = again[k]
         if face is None or not any(d.value == face.value and math.hypot(d.x - face.x, d.y - face.y) < 0.5 * side
