@@ -205,6 +205,42 @@ def test_pips_of_a_die_read_are_not_asked_about_as_another_die(beside, asked):
     assert [(u.x, u.y) for u in checked.uncertain] == ([(112, 100)] if asked else [])
 
 
+class _SureIn:
+    """A stand-in for the network that reads face ``value`` at 0.99 in exactly the views
+    of ``faces`` {(x, y, crop side): value}, and no top face in any other."""
+
+    def __init__(self, faces):
+        self.faces = faces
+
+    def crop_probabilities(self, img, views):
+        out = np.zeros((len(views), 7), np.float32)
+        out[:, 6] = 1.0
+        for row, (x, y, side) in zip(out, views):
+            for (vx, vy, vs), value in self.faces.items():
+                if abs(x - vx) < 0.5 and abs(y - vy) < 0.5 and abs(side - vs) < 0.5:
+                    row[:] = 0.01 / 6
+                    row[value - 1] = 0.99
+        return out
+
+
+@pytest.mark.parametrize("touching, sure_views, read", [
+    (False, [(100, 100, 40)], True),
+    (True, [(100, 100, 40)], False),
+    (True, [(100, 100, 40), (100, 100, 48)], True),
+])
+def test_a_die_touching_one_read_needs_the_network_sure_in_two_views(touching, sure_views, read):
+    # A die leaning on one read already, its pips not found: the reader asks the network
+    # about the part of their blob off the die read. A view shifted onto the die read
+    # beside it may see that die's face there, so one sure view is not enough: at least two
+    # (here: two crop sizes) must agree. Elsewhere, on a blob of its own, one sure view is.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([Die(4, 140, 100, 0.9)], [], [40.0])
+    places = {"touching": [(100, 100)]} if touching else {"candidates": [(100, 100)]}
+    net = _SureIn({(140, 100, 40): 4, **{view: 5 for view in sure_views}})
+    checked = second_opinion(frame, reading, net=net, **places)
+    assert sorted((d.value, d.x, d.y) for d in checked.dice) == [(4, 140, 100)] + ([(5, 100, 100)] if read else [])
+
+
 def test_the_bare_tray_and_the_gap_between_dice_are_never_read(net):
     frame, dice = _scene(3)
     (_, x0, y0), (_, x1, y1) = dice[:2]

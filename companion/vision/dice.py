@@ -38,7 +38,8 @@ read that face's value; an uncertain spot, a die-sized blob where nothing was re
 or a lone round spot (all a white 1 on a pale tray shows) becomes a die only when the
 network is all but sure of its value, and not of a value the pips there rule out (a lone
 pip off its die's centre, with something showing opposite it, is no 1: every other face
-is symmetric about its centre). An uncertain spot left on a die read, where the network
+is symmetric about its centre); the part of a blob off a die read (another die leaning
+on it) only when the network is all but sure of its value in two views at least. An uncertain spot left on a die read, where the network
 is all but sure of that die's face, is that die again: it is not reported. A calibrated
 logo face is read as its value, unless the network sees a pip face there.
 
@@ -126,7 +127,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
     if cal.die_size and not reading.die_sizes:
         reading.die_sizes.append(die)
-    reading = second_opinion(img, reading, _unreported_blobs(colours.fg, reading, stretch),
+    blobs, touching = _unreported_blobs(colours.fg, reading, stretch)
+    reading = second_opinion(img, reading, blobs, touching=touching,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
                              confirm_only=BODILESS_REASONS if stretch is not None else ())
     if stretch is not None:
@@ -138,19 +140,22 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     return _rescale(reading, 1.0 / scale, offset, pre=True)
 
 
-def _unreported_blobs(mask: np.ndarray, reading: DiceReading,
-                      stretch: tuple[float, float] | None = None) -> list[tuple[float, float]]:
+def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[float, float] | None = None
+                      ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """Places on things off the tray with nothing reported on them, where the face network
     may find a die the pips did not show (a lone pip too small to trust, a white die the
     mask hardly sees): the centre of a blob shaped like one die, and a grid half a die apart
     over a blob of a few dice touching. (Bigger blobs are left alone: a grid over a card
-    with lines of text on it found a 6 there.)
+    with lines of text on it found a 6 there.) And, apart, the places touching a die
+    already reported: where a blob the size of one or two dice has its centre on a die
+    reported, the centre of the part of it off that die, if that part is over 0.4 of a
+    die's area (a die leaning on it, whose pips were not found).
 
     In a frame stretched back from a slant (``stretch``), a die's outline is its top face
     and the sides below it, taller by ``slant.side_drop`` die sides: the blob sizes allow for that, and
     the sides of a die already reported are not looked at again."""
     if not reading.die_sizes:
-        return []
+        return [], []
     side = float(np.median(reading.die_sizes))
     reach = side_drop(stretch) if stretch else 0.0
     along_y = bool(stretch) and stretch[1] > stretch[0]
@@ -160,24 +165,33 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading,
     h, w = mask.shape[:2]
     reported = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
 
-    def free(px, py):
+    def free(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Which of the points (xs, ys) are off every die reported, and its near sides."""
+        ok = np.ones(xs.shape, bool)
         for rx, ry in reported:
-            if math.hypot(px - rx, py - ry) < 0.75 * side:
-                return False
+            ok &= np.hypot(xs - rx, ys - ry) >= 0.75 * side
             if reach:
-                along, across = toward_camera(stretch, px - rx, py - ry)
-                if 0 < along < (0.5 + reach) * side and abs(across) < 0.75 * side:
-                    return False
-        return True
+                along, across = toward_camera(stretch, xs - rx, ys - ry)
+                ok &= ~((0 < along) & (along < (0.5 + reach) * side) & (np.abs(across) < 0.75 * side))
+        return ok
 
     one_die = side * side * (1 + reach)
-    out = []
+    out, touching = [], []
     for k in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[k])
         if not 0.3 * side * side < area < 5 * one_die:
             continue
         if area < 1.8 * one_die:
             blob = (labels[y:y + bh, x:x + bw] == k).astype(np.uint8)
+            # (the top face is the far end of a slanted die's outline)
+            shift = 0.5 * reach * side if along_y else 0.0
+            ys, xs = np.nonzero(blob)
+            xs, ys = xs + (x + 0.5), ys + (y + 0.5)
+            if not free(xs.mean(keepdims=True), ys.mean(keepdims=True))[0]:
+                off = free(xs, ys)
+                if np.count_nonzero(off) > 0.4 * side * side:
+                    touching.append((float(xs[off].mean()), float(ys[off].mean()) - shift))
+                continue
             contour = max(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
                           key=cv2.contourArea)
             (cx, cy), (rw, rh), _ = cv2.minAreaRect(contour)
@@ -185,16 +199,16 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading,
             if max(rw, rh) > 1.6 * (1 + reach) * min(rw, rh) or \
                     4 * math.pi * area / max(per * per, 1e-6) > 0.86:
                 continue   # not die-shaped, or round (a coin, a bead)
-            # (the top face is the far end of a slanted die's outline)
-            shift = 0.5 * reach * side if along_y else 0.0
             points = [(x + float(cx), y + float(cy) - shift)]
         else:
             step = 0.5 * side
             points = [(float(px), float(py)) for py in np.arange(y + step / 2, y + bh, step)
                       for px in np.arange(x + step / 2, x + bw, step)
                       if labels[min(h - 1, int(py)), min(w - 1, int(px))] == k]
-        out += [p for p in points if free(*p)]
-    return out
+        if points:
+            keep = free(*np.array(points).T)
+            out += [p for p, ok in zip(points, keep) if ok]
+    return out, touching
 
 
 def _logo_faces(reading: DiceReading, value: int) -> DiceReading:

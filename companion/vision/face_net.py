@@ -201,7 +201,7 @@ DIE_SIZE_SPREAD = 1.5
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
                    look_above: Collection[str] = (), bodiless: Collection[str] = (),
-                   confirm_only: Collection[str] = ()):
+                   confirm_only: Collection[str] = (), touching=()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network gives its value some support
@@ -229,6 +229,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
       die only at ``ACCEPT``; otherwise they add nothing (they are not evidence of a die).
+      ``touching`` [(x, y)], places beside a die reported where another die may lean on
+      it, need more: the network must read that value at ``ACCEPT`` in two views at least
+      (``_Spot.views``), for from a view shifted onto the die beside it may see that die.
     Nothing becomes a die where a die was read, or disputed, already; and an uncertain
     spot on a die read (within half a side of it), around which the network is sure
     (``ACCEPT``) of that die's very face, is that die seen again (more of its pips, its
@@ -260,8 +263,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             else _AROUND_ABOVE if u.reason in look_above else _AROUND
         spots.append(_Spot(u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE, pattern, fuller))
     spots += [_Spot(x, y, None, ACCEPT, _AROUND) for x, y in candidates]
+    spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in touching]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
-    looked = taken + [(x, y) for x, y in candidates]
+    looked = taken + [(x, y) for x, y in candidates] + [(x, y) for x, y in touching]
     for x, y in reading.leads:
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
             spots.append(_Spot(x, y, None, ACCEPT, _CENTRED))
@@ -350,13 +354,15 @@ def _view_sides(dice, side: float) -> list[float]:
 class _Spot(NamedTuple):
     """A place the network is asked about: ``hint``, the value the pips there showed (or
     None), read at ``bar`` in the views centred on it; ``pattern``, the views around
-    (x, y) (``_AROUND``...); ``fuller``, the faces it may read instead, at ``ACCEPT``."""
+    (x, y) (``_AROUND``...); ``fuller``, the faces it may read instead, at ``ACCEPT``;
+    ``views``, in how many views it must be sure of a value where there is no hint."""
     x: float
     y: float
     hint: int | None
     bar: float
     pattern: list[tuple[float, float, float]]
     fuller: tuple[int, ...] = ()
+    views: int = 1
 
 
 def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
@@ -366,8 +372,8 @@ def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
 
 def _surest_views(spots: list[_Spot], views, faces: np.ndarray) -> list[Die | None]:
     """For each spot, given its ``views`` and the network's face probabilities ``faces``
-    for them (in order): the die it reads there, if it is sure enough in one of the views
-    (``ACCEPT``), else None. Where the pips showed a value (``hint``), that value is read
+    for them (in order): the die it reads there, if it is sure enough (``ACCEPT``) of its
+    surest value in one of the views (in ``spot.views`` of them), else None. Where the pips showed a value (``hint``), that value is read
     in the views centred on them, at ``bar``; failing that, one of the ``fuller`` faces
     anywhere, at ``ACCEPT``."""
     out: list[Die | None] = []
@@ -376,7 +382,7 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray) -> list[Die | No
         p = faces[start:start + len(spot.pattern)]
         i, v = (int(a) for a in np.unravel_index(int(np.argmax(p)), p.shape))
         if spot.hint is None:
-            sure = p[i, v] >= ACCEPT
+            sure = np.count_nonzero(p[:, v] >= ACCEPT) >= spot.views
         else:
             # The network must read the pips' value where they put the face's centre, or a
             # face that holds them: two readers that disagree leave the die uncertain,
