@@ -180,8 +180,9 @@ def test_pips_that_may_be_on_a_dies_side_are_not_read_as_a_fuller_face():
     # no die body found around them may be on a side, whose whole face the network reads:
     # their own value may be confirmed, but no fuller face is read there.
     frame = np.zeros((200, 200, 3), np.uint8)
-    reading = DiceReading([], [Uncertain(100, 100, "no die body", 2)], [40.0])
-    only = frozenset({"no die body"})
+    pips = Uncertain(100, 100, "no die body", 2)
+    reading = DiceReading([], [pips], [40.0])
+    only = [pips]
     side = second_opinion(frame, reading, net=_FaceAt(3, 0.99, 100, 100), confirm_only=only)
     assert side.dice == [] and len(side.uncertain) == 1
     confirmed = second_opinion(frame, reading, net=_FaceAt(2, 0.99, 100, 100), confirm_only=only)

@@ -100,6 +100,36 @@ def test_a_slanted_camera_sees_the_sides_but_only_top_faces_are_read(slant):
     assert read >= 0.9 * total
 
 
+def test_pips_with_no_die_body_below_a_die_are_not_read_as_its_sides_whole_face():
+    # White dice seen from 50 degrees: below a 5 its near side shows a 3, as round as a top
+    # face once the frame is stretched back, and too far below the 5 for the side check
+    # (it lies over a die's side from it). Its pips are found with no die body around them
+    # (the side is in shade), a 2 the check doubts, and the face network reads the whole
+    # side's face, a 3. Pips just below a die may be its side: the network may confirm
+    # their own value there, but not read a fuller face.
+    values = [(27 + k) % 6 + 1 for k in range(6)]
+    frame, truth = render_scene(values, seed=27, die_colour=(235, 235, 235), slant=50, die_size=40)
+    correct, wrong, _ = score(read_dice(frame), truth, tol=16)
+    assert wrong == 0 and correct == 6
+
+
+@pytest.mark.parametrize("dx, dy, side", [(0.0, 1.0, True), (0.3, 1.15, True), (0.0, 1.4, False),
+                                           (0.7, 1.0, False), (0.0, -1.0, False)])
+def test_pips_in_line_just_below_a_die_may_be_its_side(dx, dy, side):
+    # Seen from 40 degrees (stretched back by 1 / cos 40), a die's near side lies half a
+    # side and half the sides' drop (0.42) below its top face's centre; the middle of some
+    # of its pips may lie up to 0.3 of a side from that. Further down, off to one side, or
+    # above the die, pips are not its side.
+    from companion.vision.slant import possible_sides
+    from companion.vision.types import DiceReading, Die, Uncertain
+
+    stretch = (1.0, 1.0 / math.cos(math.radians(40)))
+    pips = Uncertain(100 + dx * 40, 100 + dy * 40, "no die body", 2)
+    elsewhere = Uncertain(300, 300, "no die body", 2)
+    reading = DiceReading([Die(4, 100, 100, 0.9)], [pips, elsewhere], [40.0])
+    assert possible_sides(reading, stretch, {"no die body"}) == ([pips] if side else [])
+
+
 def test_touching_dice_are_never_misread():
     read = total = 0
     for seed in range(4):

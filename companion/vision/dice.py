@@ -33,15 +33,16 @@ where the pips showed a value but a check doubted the die (a blur, faint pips), 
 network must read that same value (and where no die body was found around them, be all
 but sure of it, as when it reads alone), or be all but sure of a face that holds those
 pips and more (the others missed; not where, in a slanted frame, no die body was found
-around them: they may be on a die's side); where they are part of a whole face, it must
-read that face's value; an uncertain spot, a die-sized blob where nothing was reported,
-or a lone round spot (all a white 1 on a pale tray shows) becomes a die only when the
-network is all but sure of its value, and not of a value the pips there rule out (a lone
-pip off its die's centre, with something showing opposite it, is no 1: every other face
-is symmetric about its centre); the part of a blob off a die read (another die leaning
-on it) only when the network is all but sure of its value in two views at least. An uncertain spot left on a die read, where the network
-is all but sure of that die's face, is that die again: it is not reported. A calibrated
-logo face is read as its value, unless the network sees a pip face there.
+around them and they lie just below another die: they may be on its side); where they are
+part of a whole face, it must read that face's value; an uncertain spot, a die-sized blob
+where nothing was reported, or a lone round spot (all a white 1 on a pale tray shows)
+becomes a die only when the network is all but sure of its value, and not of a value the
+pips there rule out (a lone pip off its die's centre, with something showing opposite it,
+is no 1: every other face is symmetric about its centre); the part of a blob off a die
+read (another die leaning on it) only when the network is all but sure of its value in
+two views at least. An uncertain spot left on a die read, where the network is all but
+sure of that die's face, is that die again: it is not reported. A calibrated logo face is
+read as its value, unless the network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
@@ -63,7 +64,7 @@ from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, foreground_mask, working_image
-from .slant import side_drop, side_faces, stretch_for, toward_camera
+from .slant import possible_sides, side_drop, side_faces, stretch_for, toward_camera
 from .types import DiceReading, Die, Uncertain
 
 # Colour distance (``colour_space`` units, ~0-255) within which two samples are one body.
@@ -130,7 +131,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     blobs, touching = _unreported_blobs(colours.fg, reading, stretch)
     reading = second_opinion(img, reading, blobs, touching=touching,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
-                             confirm_only=BODILESS_REASONS if stretch is not None else ())
+                             confirm_only=possible_sides(reading, stretch, BODILESS_REASONS, OUTLINE_REASONS)
+                             if stretch is not None else ())
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
     if cal.logo_value:

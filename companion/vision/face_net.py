@@ -201,7 +201,7 @@ DIE_SIZE_SPREAD = 1.5
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
                    look_above: Collection[str] = (), bodiless: Collection[str] = (),
-                   confirm_only: Collection[str] = (), touching=()):
+                   confirm_only: Collection[Uncertain] = (), touching=()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network gives its value some support
@@ -240,10 +240,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     ``look_above``: the reasons of spots placed at a die's outline's centre, which in a
     frame stretched back from a camera tilted down at the tray lies below the top face, the
     near sides (pips and all) taking up the outline's lower part: around those the network
-    looks no lower. ``confirm_only``: the reasons of spots whose pips' value the network
+    looks no lower. ``confirm_only``: the uncertain spots whose pips' value the network
     may confirm but not complete with a fuller face: where the dice's near sides show (a
-    frame stretched back from a slant), pips with no die body found around them may be on
-    a side, which the network would read as the whole face it is.
+    frame stretched back from a slant), pips with no die body found around them, just
+    below another die, may be on its side, which the network would read as the whole
+    face it is (``slant.possible_sides``).
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
     if not reading.die_sizes or not (reading.dice or reading.uncertain):
@@ -258,7 +259,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # a fuller face's centre may lie beside it (two pips of a 6 down one side).
     spots = []
     for u in reading.uncertain:
-        fuller = () if u.reason in confirm_only else _FULLER.get(u.hint, ())
+        fuller = () if u in confirm_only else _FULLER.get(u.hint, ())
         pattern = (_AROUND if fuller else _CENTRED) if u.hint is not None \
             else _AROUND_ABOVE if u.reason in look_above else _AROUND
         spots.append(_Spot(u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE, pattern, fuller))

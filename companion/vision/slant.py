@@ -145,3 +145,29 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
     unsure += [u for u in reading.uncertain
                if not any(shaded(u.x, u.y, b) for b in beside(u.x, u.y, read, 1.05))]
     return DiceReading(keep, unsure, reading.die_sizes, reading.leads)
+
+
+def possible_sides(reading: DiceReading, stretch: tuple[float, float], reasons: Collection[str],
+                   outline_reasons: Collection[str] = ()) -> list[Uncertain]:
+    """The uncertain spots of ``reading`` with a reason in ``reasons`` that may be the near
+    side of another die reported: on the camera's side of it, no further than its side's
+    centre lies (half a die side and half the sides' drop) plus the shift of a middle of
+    some of a face's pips, and in line with it. Spots with no die beyond them are nobody's
+    side. (``outline_reasons``: as for ``side_faces``.)"""
+    if not reading.die_sizes:
+        return []
+    side = float(np.median(reading.die_sizes))
+    drop = side_drop(stretch)
+    lift = 0.5 * drop * side if stretch[1] > stretch[0] else 0.0
+    tops = [(d.x, d.y) for d in reading.dice] + [
+        (u.x, u.y - lift) if u.reason in outline_reasons else (u.x, u.y) for u in reading.uncertain]
+    out = []
+    for u in reading.uncertain:
+        if u.reason not in reasons:
+            continue
+        for bx, by in tops:
+            along, across = toward_camera(stretch, u.x - bx, u.y - by)
+            if 0.3 * side < along < (0.8 + 0.5 * drop) * side and abs(across) < 0.5 * side:
+                out.append(u)
+                break
+    return out
