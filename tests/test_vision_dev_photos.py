@@ -182,8 +182,8 @@ def test_a_one_on_marbled_plastic_is_read(name, frame, one):
 @pytest.mark.parametrize("frame, one", [({"frame": "640x480", "jpeg": 80}, (215, 315)),
                                         ({"frame": "640x480", "jpeg": 80, "tilt": 40.0}, (432, 322))])
 def test_a_die_leaning_on_one_read_is_read(frame, one):
-    # A small blue 1 touching a green 4, in webcam frames: its pip is not found, and the two
-    # dice are one blob whose centre is on the 4, read already. The part of the blob off
+    # A small blue 1 touching a green 4, in webcam frames: the pip reader reports nothing
+    # on it, and the two dice are one blob whose centre is on the 4, read. The part off
     # the 4 is asked about, and the face network is sure of a 1 there in more than one
     # view. (A photo the network never saw in training. Its labels lack a black 3.)
     black_3 = (3, 1340, 1620, 120, 120)

@@ -207,8 +207,8 @@ def test_pips_of_a_die_read_are_not_asked_about_as_another_die(beside, asked):
 
 
 class _SureIn:
-    """A stand-in for the network that reads face ``value`` at 0.99 in exactly the views
-    of ``faces`` {(x, y, crop side): value}, and no top face in any other."""
+    """A stand-in for the network that, in exactly the views of ``faces``
+    {(x, y, crop side): value}, reads that value at 0.99, and no top face in any other."""
 
     def __init__(self, faces):
         self.faces = faces

@@ -102,11 +102,11 @@ def test_a_slanted_camera_sees_the_sides_but_only_top_faces_are_read(slant):
 
 def test_pips_with_no_die_body_below_a_die_are_not_read_as_its_sides_whole_face():
     # White dice seen from 50 degrees: below a 5 its near side shows a 3, as round as a top
-    # face once the frame is stretched back, and too far below the 5 for the side check
-    # (it lies over a die's side from it). Its pips are found with no die body around them
-    # (the side is in shade), a 2 the check doubts, and the face network reads the whole
-    # side's face, a 3. Pips just below a die may be its side: the network may confirm
-    # their own value there, but not read a fuller face.
+    # face once the frame is stretched back, which the side check (a face read close
+    # below another, in its shade) does not take for the 5's side. Two of its pips are
+    # found with no die body around them, a 2 the check doubts, and the face network reads
+    # the whole side's face, a 3. Pips just below a die may be its side: the network may
+    # confirm their own value there, but not read a fuller face.
     values = [(27 + k) % 6 + 1 for k in range(6)]
     frame, truth = render_scene(values, seed=27, die_colour=(235, 235, 235), slant=50, die_size=40)
     correct, wrong, _ = score(read_dice(frame), truth, tol=16)

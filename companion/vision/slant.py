@@ -150,10 +150,11 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
 def possible_sides(reading: DiceReading, stretch: tuple[float, float], reasons: Collection[str],
                    outline_reasons: Collection[str] = ()) -> list[Uncertain]:
     """The uncertain spots of ``reading`` with a reason in ``reasons`` that may be the near
-    side of another die reported: on the camera's side of it, no further than its side's
-    centre lies (half a die side and half the sides' drop) plus the shift of a middle of
-    some of a face's pips, and in line with it. Spots with no die beyond them are nobody's
-    side. (``outline_reasons``: as for ``side_faces``.)"""
+    side of another die reported: on the camera's side of it, in line with it, and no
+    further from it than its side's centre (half a die side and half the sides' drop) and
+    0.3 of a side more (the middle of some of a face's pips may lie that far from the
+    face's centre). Spots with no die beyond them are nobody's side. (``outline_reasons``:
+    as for ``side_faces``.)"""
     if not reading.die_sizes:
         return []
     side = float(np.median(reading.die_sizes))
