@@ -266,7 +266,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     spots += [_Spot(x, y, None, ACCEPT, _AROUND) for x, y in candidates]
     spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in touching]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
-    looked = taken + [(x, y) for x, y in candidates] + [(x, y) for x, y in touching]
+    looked = [*taken, *candidates, *touching]
     for x, y in reading.leads:
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
             spots.append(_Spot(x, y, None, ACCEPT, _CENTRED))

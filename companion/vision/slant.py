@@ -85,6 +85,17 @@ def toward_camera(stretch: tuple[float, float], dx: float, dy: float) -> tuple[f
     return (dy, dx) if stretch[1] > stretch[0] else (abs(dx), dy)
 
 
+def _top_faces(reading: DiceReading, stretch: tuple[float, float], side: float,
+               outline_reasons: Collection[str]) -> list[tuple[float, float]]:
+    """The top faces' centres of the dice and uncertain spots of ``reading``: a spot whose
+    reason is in ``outline_reasons`` lies at the centre of its die's outline, which takes
+    in the near sides; for a camera tilted down at the tray, its top face is half the
+    sides' drop above it."""
+    lift = 0.5 * side_drop(stretch) * side if stretch[1] > stretch[0] else 0.0
+    return [(d.x, d.y) for d in reading.dice] + [
+        (u.x, u.y - lift) if u.reason in outline_reasons else (u.x, u.y) for u in reading.uncertain]
+
+
 def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, float],
                outline_reasons: Collection[str] = ()) -> DiceReading:
     """A slanted camera sees the dice's near sides too, and once the frame is stretched
@@ -101,9 +112,7 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
     if not reading.die_sizes or len(reading.dice) + len(reading.uncertain) < 2:
         return reading
     side = float(np.median(reading.die_sizes))
-    lift = 0.5 * side_drop(stretch) * side if stretch[1] > stretch[0] else 0.0
-    beyond = [(d.x, d.y) for d in reading.dice] + [
-        (u.x, u.y - lift) if u.reason in outline_reasons else (u.x, u.y) for u in reading.uncertain]
+    beyond = _top_faces(reading, stretch, side, outline_reasons)
 
     def body(x, y):
         # The body's colour: the median over the face (pips are a minority of it), as
@@ -159,9 +168,7 @@ def possible_sides(reading: DiceReading, stretch: tuple[float, float], reasons: 
         return []
     side = float(np.median(reading.die_sizes))
     drop = side_drop(stretch)
-    lift = 0.5 * drop * side if stretch[1] > stretch[0] else 0.0
-    tops = [(d.x, d.y) for d in reading.dice] + [
-        (u.x, u.y - lift) if u.reason in outline_reasons else (u.x, u.y) for u in reading.uncertain]
+    tops = _top_faces(reading, stretch, side, outline_reasons)
     out = []
     for u in reading.uncertain:
         if u.reason not in reasons:
