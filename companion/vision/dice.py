@@ -166,11 +166,17 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
     n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
     h, w = mask.shape[:2]
     reported = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
+    # How far from a die reported a point can be and still be on it or on its near sides.
+    near = max(0.75, math.hypot(0.5 + reach, 0.75) if reach else 0.0) * side
 
     def free(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Which of the points (xs, ys) are off every die reported, and its near sides."""
         ok = np.ones(xs.shape, bool)
+        # (Only the dice near the points' box can rule any of them out.)
+        x0, x1, y0, y1 = float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max())
         for rx, ry in reported:
+            if math.hypot(max(x0 - rx, 0.0, rx - x1), max(y0 - ry, 0.0, ry - y1)) > near:
+                continue
             ok &= np.hypot(xs - rx, ys - ry) >= 0.75 * side
             if reach:
                 along, across = toward_camera(stretch, xs - rx, ys - ry)
