@@ -10,7 +10,7 @@ import pytest
 from companion.vision.calibration import Calibration, CalibrationError
 from companion.vision.coins import calibrate_coins, read_coins
 from companion.vision.dice import read_dice
-from companion.vision.render import SS, render_scene, render_tray
+from companion.vision.render import SS, _rounded_square, render_scene, render_tray
 from companion.vision.setup import measure_setup
 
 
@@ -343,6 +343,39 @@ def test_print_beside_the_tray_is_not_read_as_dice():
                 on_print += sum(d.y > 300 for d in dice) + sum(d.y > 180 for d in squashed)
                 frames += 2
     assert on_print <= frames // 10
+
+
+def test_keys_lettered_with_a_loop_are_not_read_as_ones():
+    # A keypad beside the dice (a calculator's, a keyboard's number pad): die-sized light
+    # keys, each with one centred letter or digit that has a loop (O, 0, D, 6, Q, 8). The
+    # inside of the loop is a round spot of the key's own colour, and a key the pip finder
+    # found nothing on is a die-shaped body; to the network both look like a 1. Before
+    # neither could be read as a 1, 95 of these 108 keys were read as 1s; with one of the
+    # two rules alone, 46 or 49; now 1 (a piece of an "O"'s stroke, a dark spot with no
+    # body found around it). At most one key in twenty.
+    def keypad(legends, size):
+        def draw(canvas):
+            key = 44
+            canvas.poly([(20, 290), (620, 290), (620, 470), (20, 470)], (200, 200, 205))
+            for k, ch in enumerate(legends):
+                cx, cy = 60 + (k % 6) * 2.2 * key, 335 + (k // 6) * 2.0 * key
+                canvas.poly(_rounded_square(cx, cy, 0.45 * key, 0.0, 0.12), (235, 235, 238))
+                scale = size * key / 22 * SS   # (Hershey Simplex capitals: 22 px tall at scale 1)
+                thick = max(1, round(1.6 * scale))
+                (tw, th), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+                cv2.putText(canvas.img, ch, (round(cx * SS - tw / 2), round(cy * SS + th / 2)),
+                            cv2.FONT_HERSHEY_SIMPLEX, scale, (30, 30, 30), thick, cv2.LINE_AA)
+        return draw
+
+    on_keys = 0
+    for seed in range(3):
+        for size in (0.25, 0.32, 0.4):   # the letters' height, in key sides
+            frame, _ = render_scene([3, 5], seed=seed, die_size=44, positions=[(200, 150), (420, 170)],
+                                    extra=keypad("O0D6Q8O0D6Q8"[seed:] + "O0D", size))
+            dice = read_dice(frame).dice
+            assert sorted(d.value for d in dice if d.y < 290) == [3, 5], (seed, size)
+            on_keys += sum(d.y > 290 for d in dice)
+    assert on_keys <= 9 * 12 // 20
 
 
 def test_large_photo_positions_are_in_caller_pixels():

@@ -22,10 +22,13 @@ In each pass:
    face has no pip, the spot also carries the one standard face those pips can be part of
    (the finder missed its other pips: a faint one, one run into the die's dark edge);
    a lone round spot centred on its die but with marks around it (a logo, or a 1 on
-   marbled plastic) carries the 1 it would be.
+   marbled plastic) carries the 1 it would be; a lone spot of the very colour around it
+   is no pip but the inside of a mark's loop (an "O" or a "6" on a keycap) and rules a 1
+   out.
 
 Then die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
-a blank or logo face) are reported as uncertain too.
+a blank or logo face, a lettered keycap) are reported as uncertain too, as no 1 (the one
+big pip of a 1 is seldom missed).
 
 Finally a second reader, a small network that reads a face from its look (``face_net``),
 gets its say: a die read from the pips stands only if the network does not contradict it;
@@ -71,6 +74,10 @@ from .types import DiceReading, Die, Uncertain
 BODY_TOLERANCE = 38.0
 # Least colour difference between pips and their die (colour_space units).
 MIN_PIP_CONTRAST = 35.0
+# A lone spot within this colour distance of the ring just around it is the inside of a
+# mark's loop (an "O", a "6" or a "D" on a keycap), lighter or darker than its strokes only:
+# no pip, and no 1. (The floor of ``FaceFinder._tolerance``: samples this close are one body.)
+HOLE_CONTRAST = 12.0
 # Blur (Gaussian sigma, px) beyond this share of the pip radius makes a face unreadable.
 BLUR_LIMIT = 0.55
 # Why a lone mark centred on a die body was not read as a 1 (a logo face, if calibrated).
@@ -256,7 +263,9 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
         if cv2.pointPolygonTest(c, (x, y), False) < 0 or any(
                 cv2.pointPolygonTest(c, (float(sx), float(sy)), False) >= 0 for sx, sy in spots):
             continue
-        reading.uncertain.append(Uncertain(float(x), float(y), NO_PIPS_REASON))
+        # (No 1: a 1's one big pip is seldom missed, while a keycap on which the pip finder
+        # found nothing but a letter looks like a 1 to the network.)
+        reading.uncertain.append(Uncertain(float(x), float(y), NO_PIPS_REASON, rules_out=(1,)))
     return reading
 
 
@@ -688,6 +697,12 @@ class FaceFinder:
         face_y = by - min(max(by - py, 0.0), 0.5 * self.drop * side)
         return bool(self._looks([i], np.array([[2 * bx - px, 2 * face_y - py]]))[0][0])
 
+    def _hole(self, i: int) -> bool:
+        """True when spot ``i`` is the colour of the ring around it, set off only by a mark
+        closer in: the inside of a letter's loop (an "O", a "6", a "D" on a keycap), not a
+        pip."""
+        return float(norm(self.pip_colours[i] - self.rings[i])) < HOLE_CONTRAST
+
     def _pip_alike_nearby(self, i: int) -> bool:
         """True when a round pip of pip ``i``'s colour and size lies within 6.5 of its radii
         (closer than any pip of a neighbouring die can be to the centre pip of a 1)."""
@@ -1060,11 +1075,16 @@ class FaceFinder:
                 round_body = 4 * math.pi * area / max(per * per, 1e-6) > 0.87 and fill < 0.82
                 if not die_like or round_body:
                     return   # a spot on a round body is a coin or a button, not a 1
-                round_spot = self.pips[idx[0]].ratio >= 0.7
+                i = idx[0]
+                if self._hole(i):
+                    # The mark around the spot is a letter or a logo: no 1 there.
+                    reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, rules_out=(1,)))
+                    return
+                round_spot = self.pips[i].ratio >= 0.7
                 centred = round_spot and self._off_centre(bx, by, cx, cy, side) <= 0.2 * side
                 # Off the centre, with a partner opposite, it is part of a 2-6, not a 1.
-                no_one = () if centred or not self._partner_shows(idx[0], bx, by, side) else (1,)
-                if not round_spot or not self._plain_around(idx[0], side):
+                no_one = () if centred or not self._partner_shows(i, bx, by, side) else (1,)
+                if not round_spot or not self._plain_around(i, side):
                     # A lone spot with marks around it, or not round: a logo, not a 1 --
                     # unless the marks are marbling in the plastic. A round spot centred on
                     # its die is the 1 it would be, for the network to confirm (``whole``).

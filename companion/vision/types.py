@@ -35,9 +35,9 @@ class Uncertain:
     likewise for a second reader to confirm.
     ``pip_face`` is the face network's highest probability of any pip face around the
     spot, where it looked: a calibrated logo face is read only where it is low.
-    ``rules_out`` holds the values the pips found there cannot be, which a second reader
-    must not read there either (a lone pip off its die's centre is no 1). None of these
-    is in the JSON either.
+    ``rules_out`` holds the values the pips found there (or not found) cannot be, which a
+    second reader must not read there either (a lone pip off its die's centre is no 1, nor
+    is a die body with no pip found on it). None of these is in the JSON either.
     """
     x: float
     y: float
