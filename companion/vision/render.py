@@ -18,6 +18,8 @@ Style knobs (all optional):
 - ``touching``: place the dice in contact with each other
 - ``clutter``: how many non-die objects (pencil, eraser, paper, bead) lie around
 - ``logo``: value whose face shows a logo instead of pips
+- ``keyboard``: ``"light"`` or ``"dark"``: a computer keyboard across the top of the frame
+  (die-sized keycaps, lettered in the middle or the corner), the dice below it
 """
 
 from __future__ import annotations
@@ -164,6 +166,35 @@ class _Canvas:
             cv2.line(self.img, (round(x0 * SS), round(y0 * SS)), (round(x2 * SS), round(y2 * SS)), dark,
                      max(1, round(r * 0.12 * SS)), cv2.LINE_AA)
 
+    def keyboard(self, kind, half, rng) -> float:
+        """Four rows of lettered keycaps the size of a die across the top; returns where
+        the keyboard ends (y, canvas px)."""
+        rows = ["1234567890-=", "QWERTYUIOP[]", "ASDFGHJKL;'#", "\\ZXCVBNM,./"]
+        key = 2 * half
+        pitch = 1.06 * key
+        dark = kind == "dark"
+        frame, cap, ink = ((40, 40, 40), (30, 30, 30), (235, 235, 235)) if dark else \
+            ((200, 200, 205), (235, 235, 238), (30, 30, 30))
+        legend, centred = rng.uniform(0.25, 0.4), rng.random() < 0.5
+        x0, y0 = rng.uniform(10, 40), rng.uniform(8, 20)
+        bottom = y0 + 4 * pitch + 8
+        self.poly([(x0 - 8, y0 - 8), (x0 + 12.6 * pitch, y0 - 8), (x0 + 12.6 * pitch, bottom),
+                   (x0 - 8, bottom)], frame)
+        scale = legend * key / 22.0 * SS    # (Hershey Simplex at scale 1: capitals 22 px tall)
+        thick = max(1, round(scale * 1.6))
+        for r, row in enumerate(rows):
+            for k, ch in enumerate(row):
+                cx, cy = x0 + (k + 0.5 + 0.3 * r) * pitch, y0 + (r + 0.5) * pitch
+                self.poly(_rounded_square(cx, cy, 0.45 * key, 0.0, 0.12), cap)
+                (tw, th), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+                if centred:
+                    org = (cx * SS - tw / 2, cy * SS + th / 2)
+                else:
+                    org = ((cx - 0.3 * key) * SS, (cy - 0.3 * key) * SS + th)
+                cv2.putText(self.img, ch, (round(org[0]), round(org[1])), cv2.FONT_HERSHEY_SIMPLEX,
+                            scale, ink, thick, cv2.LINE_AA)
+        return bottom
+
     def clutter(self, k):
         rng = self.rng
         x, y = rng.uniform(0.05, 0.95) * self.w, rng.uniform(0.05, 0.95) * self.h
@@ -217,8 +248,8 @@ def _tilt_homography(w, h, tilt) -> np.ndarray | None:
     return cv2.getPerspectiveTransform(src, dst)
 
 
-def _place(n, rng, w, h, half, touching, taken=(), axis=0.0) -> list[tuple[float, float]]:
-    """Centres for ``n`` objects of radius ~``half`` that do not overlap."""
+def _place(n, rng, w, h, half, touching, taken=(), axis=0.0, top=0.0) -> list[tuple[float, float]]:
+    """Centres for ``n`` objects of radius ~``half`` that do not overlap, below ``top``."""
     spots = list(taken)
     out = []
     margin = half * 2.2
@@ -231,9 +262,9 @@ def _place(n, rng, w, h, half, touching, taken=(), axis=0.0) -> list[tuple[float
                 x, y = bx + 2.12 * half * math.cos(a), by + 2.12 * half * math.sin(a)
                 need = 2.0 * half
             else:
-                x, y = rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)
+                x, y = rng.uniform(margin, w - margin), rng.uniform(top + margin, h - margin)
                 need = 3.2 * half
-            if not (margin < x < w - margin and margin < y < h - margin):
+            if not (margin < x < w - margin and top + margin < y < h - margin):
                 continue
             if all(math.hypot(x - sx, y - sy) > (need if (sx, sy) in out else 3.2 * half) for sx, sy in spots):
                 break
@@ -267,12 +298,13 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
     canvas = _Canvas((w, h), rng, style, out_size=size)
     touching = style.get("touching", False)
     axis = rng.uniform(0, math.pi / 2)
+    top = canvas.keyboard(style["keyboard"], half, rng) if style.get("keyboard") else 0.0
     if positions is None:
-        positions = _place(len(dice), rng, w, h, half, touching, axis=axis)
+        positions = _place(len(dice), rng, w, h, half, touching, axis=axis, top=top)
         if touching:
             angles = [axis + rng.uniform(-0.03, 0.03) for _ in dice]
     coin_r = half * 1.3
-    coin_pos = _place(len(coins), rng, w, h, coin_r, False, taken=positions)
+    coin_pos = _place(len(coins), rng, w, h, coin_r, False, taken=positions, top=top)
     for k in range(int(style.get("clutter", 0))):
         canvas.clutter(k)
     mixed = style.get("die_colour") == "mixed"
