@@ -391,6 +391,24 @@ def test_dice_beside_a_keyboard_are_read():
             assert read == sorted((v, v) for v, _, _ in truth["dice"]), (kind, seed)
 
 
+@pytest.mark.parametrize("value, marks, stays", [(1, [(140, 100), (60, 100)], False),
+                                                 (1, [(140, 100), (100, 145)], False),
+                                                 (1, [(140, 100), (300, 300)], True),
+                                                 (1, [(100, 100), (140, 100)], True),
+                                                 (3, [(140, 100), (60, 100)], True)])
+def test_a_one_between_lettered_keys_is_uncertain(value, marks, stays):
+    # On a keyboard a key read as a 1 has keys beside it on which the pip reader found a
+    # mark that is no pip, or nothing: two such neighbours (a die side away, 40 px here)
+    # make the 1 a key more likely than a die. One, or one far off, or a mark on the die
+    # itself (its own spot before the network read it), does not; nor does a 3.
+    from companion.vision.dice import _ones_among_marks
+    from companion.vision.types import DiceReading, Die
+
+    reading = _ones_among_marks(DiceReading([Die(value, 100, 100, 0.9)], [], [40.0]), marks)
+    assert [d.value for d in reading.dice] == ([value] if stays else [])
+    assert len(reading.uncertain) == (0 if stays else 1)
+
+
 def test_large_photo_positions_are_in_caller_pixels():
     frame, truth = render_scene([5, 3], seed=2, size=(2400, 1800))
     reading = read_dice(frame)

@@ -44,8 +44,10 @@ pips there rule out (a lone pip off its die's centre, with something showing opp
 is no 1: every other face is symmetric about its centre); the part of a blob off a die
 read (another die leaning on it) only when the network is all but sure of its value in
 two views at least. An uncertain spot left on a die read, where the network is all but
-sure of that die's face, is that die again: it is not reported. A calibrated logo face is
-read as its value, unless the network sees a pip face there.
+sure of that die's face, is that die again: it is not reported. A 1 read beside two or
+more die-sized bodies with marks on them that are no pips, or nothing, is a key among the
+lettered keys of a keyboard more likely than a die: it is uncertain. A calibrated logo face
+is read as its value, unless the network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
@@ -136,10 +138,13 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     if cal.die_size and not reading.die_sizes:
         reading.die_sizes.append(die)
     blobs, touching = _unreported_blobs(colours.fg, reading, stretch)
+    # (before the network reads any of them)
+    marks = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
     reading = second_opinion(img, reading, blobs, touching=touching,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
                              confirm_only=possible_sides(reading, stretch, BODILESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
+    reading = _ones_among_marks(reading, marks)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
     if cal.logo_value:
@@ -224,6 +229,26 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
             keep = free(*np.array(points).T)
             out += [p for p, ok in zip(points, keep) if ok]
     return out, touching
+
+
+def _ones_among_marks(reading: DiceReading, marks: list[tuple[float, float]]) -> DiceReading:
+    """A 1 next to two or more die-sized bodies the pip reader found marks on that are no
+    pips, or nothing at all (``marks``: their spots, before the network read any), is a key
+    among the lettered keys of a keyboard more likely than a die: it becomes uncertain.
+    (Dice with a logo face, or unread, seldom lie on both sides of a 1: on the 250 dev
+    photos at full size and squeezed, and on the held-out ones in every other view
+    measured, no die read right became uncertain by this.)"""
+    if len(marks) < 2 or not reading.die_sizes:
+        return reading
+    side = float(np.median(reading.die_sizes))
+    out = DiceReading([], list(reading.uncertain), reading.die_sizes, reading.leads)
+    for d in reading.dice:
+        beside = sum(0.7 * side < math.hypot(d.x - x, d.y - y) < 1.6 * side for x, y in marks)
+        if d.value == 1 and beside >= 2:
+            out.uncertain.append(Uncertain(d.x, d.y, "a 1 among lettered keys (a keyboard?)"))
+        else:
+            out.dice.append(d)
+    return out
 
 
 def _logo_faces(reading: DiceReading, value: int) -> DiceReading:
