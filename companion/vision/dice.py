@@ -872,10 +872,12 @@ class FaceFinder:
             reading.die_sizes += self._sizes_from_pips
         if self.read_pip_radii:
             # Worth a second look only if pip-sized and round, as a 1's pip is (often
-            # bigger than the other faces' pips; specks on the tray are smaller).
+            # bigger than the other faces' pips; specks on the tray are smaller), and not
+            # the inside of a letter's loop.
             r = float(np.median(self.read_pip_radii))
             reading.leads += [(float(self.xy[i, 0]), float(self.xy[i, 1])) for i in self._lone
-                              if 0.8 * r <= self.r[i] <= 2.2 * r and self.ratio[i] >= 0.7]
+                              if 0.8 * r <= self.r[i] <= 2.2 * r and self.ratio[i] >= 0.7
+                              and not self._hole(i)]
         if self.fg is not None and reading.uncertain:
             self._reread_blobs(reading)
         return _no_overlaps(reading)
