@@ -406,20 +406,20 @@ def test_keys_of_a_dark_keyboard_are_not_read_as_dice():
     assert keys <= 1
 
 
-@pytest.mark.parametrize("value, marks, stays", [(1, [(140, 100), (60, 100)], False),
+@pytest.mark.parametrize("value, pipless, stays", [(1, [(140, 100), (60, 100)], False),
                                                  (1, [(140, 100), (100, 145)], False),
                                                  (1, [(140, 100), (300, 300)], True),
                                                  (1, [(100, 100), (140, 100)], True),
                                                  (3, [(140, 100), (60, 100)], True)])
-def test_a_one_between_lettered_keys_is_uncertain(value, marks, stays):
+def test_a_one_between_lettered_keys_is_uncertain(value, pipless, stays):
     # On a keyboard a key read as a 1 has keys beside it on which the pip reader found a
     # mark that is no pip, or nothing: two such neighbours (a die side away, 40 px here)
     # make the 1 a key more likely than a die. One, or one far off, or a mark on the die
     # itself (its own spot before the network read it), does not; nor does a 3.
-    from companion.vision.dice import _ones_among_marks
+    from companion.vision.dice import _ones_among_pipless
     from companion.vision.types import DiceReading, Die
 
-    reading = _ones_among_marks(DiceReading([Die(value, 100, 100, 0.9)], [], [40.0]), marks)
+    reading = _ones_among_pipless(DiceReading([Die(value, 100, 100, 0.9)], [], [40.0]), pipless)
     assert [d.value for d in reading.dice] == ([value] if stays else [])
     assert len(reading.uncertain) == (0 if stays else 1)
 

@@ -139,12 +139,12 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         reading.die_sizes.append(die)
     blobs, touching = _unreported_blobs(colours.fg, reading, stretch)
     # (before the network reads any of them)
-    marks = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
+    pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
     reading = second_opinion(img, reading, blobs, touching=touching,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
                              confirm_only=possible_sides(reading, stretch, BODILESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
-    reading = _ones_among_marks(reading, marks)
+    reading = _ones_among_pipless(reading, pipless)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
     if cal.logo_value:
@@ -231,19 +231,19 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
     return out, touching
 
 
-def _ones_among_marks(reading: DiceReading, marks: list[tuple[float, float]]) -> DiceReading:
+def _ones_among_pipless(reading: DiceReading, pipless: list[tuple[float, float]]) -> DiceReading:
     """A 1 next to two or more die-sized bodies the pip reader found marks on that are no
-    pips, or nothing at all (``marks``: their spots, before the network read any), is a key
+    pips, or nothing at all (``pipless``: their spots, before the network read any), is a key
     among the lettered keys of a keyboard more likely than a die: it becomes uncertain.
     (Dice with a logo face, or unread, seldom lie on both sides of a 1: on the 250 dev
     photos at full size and squeezed, and on the held-out ones in every other view
     measured, no die read right became uncertain by this.)"""
-    if len(marks) < 2 or not reading.die_sizes:
+    if len(pipless) < 2 or not reading.die_sizes:
         return reading
     side = float(np.median(reading.die_sizes))
     out = DiceReading([], list(reading.uncertain), reading.die_sizes, reading.leads)
     for d in reading.dice:
-        beside = sum(0.7 * side < math.hypot(d.x - x, d.y - y) < 1.6 * side for x, y in marks)
+        beside = sum(0.7 * side < math.hypot(d.x - x, d.y - y) < 1.6 * side for x, y in pipless)
         if d.value == 1 and beside >= 2:
             out.uncertain.append(Uncertain(d.x, d.y, "a 1 among lettered keys (a keyboard?)"))
         else:
