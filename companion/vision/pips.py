@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -52,8 +53,16 @@ def contrast_maps(img: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 MIN_PIP_AREA = 7.0
 
 
-def smooth_contrast(img: np.ndarray, k: int, bound: tuple[np.ndarray, np.ndarray] | None = None,
-                    peak: int = 45) -> tuple[np.ndarray, np.ndarray]:
+class ContrastMaps(NamedTuple):
+    """``smooth_contrast``'s light- and dark-spot maps, and boxes (x, y, w, h) that hold
+    every pixel where either map reaches the ``peak`` it was made for (None: not known)."""
+    light: np.ndarray
+    dark: np.ndarray
+    boxes: list[tuple[int, int, int, int]] | None = None
+
+
+def smooth_contrast(img: np.ndarray, k: int, bound: ContrastMaps | None = None,
+                    peak: int = 45) -> ContrastMaps:
     """The light- and dark-spot contrast maps of filter size ``k``, smoothed (3x3 Gaussian):
     what ``find_pips`` picks its seeds and outlines its blobs from.
 
@@ -64,31 +73,35 @@ def smooth_contrast(img: np.ndarray, k: int, bound: tuple[np.ndarray, np.ndarray
     the whole map would, in a fraction of the time.
     """
     if bound is None:
-        light, dark = contrast_maps(img, k)
-        return cv2.GaussianBlur(light, (3, 3), 0), cv2.GaussianBlur(dark, (3, 3), 0)
+        light, dark = (cv2.GaussianBlur(m, (3, 3), 0) for m in contrast_maps(img, k))
+        # (The places that reach ``peak`` are few: ``find_pips`` looks for its seeds there.)
+        above = cv2.threshold(cv2.max(light, dark), peak - 1, 255, cv2.THRESH_BINARY)[1]
+        outlines, _ = cv2.findContours(above, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        return ContrastMaps(light, dark, [cv2.boundingRect(c) for c in outlines])
     h, w = img.shape[:2]
     # Every pixel a seed's window (``find_pips``: ``half`` around it) or its 5x5 maxima
     # test may look at must be exact.
     reach = max(k // 2 + 1, 2)
-    seeds = cv2.threshold(cv2.max(bound[0], bound[1]), peak - 1, 255, cv2.THRESH_BINARY)[1]
+    seeds = cv2.threshold(cv2.max(bound.light, bound.dark), peak - 1, 255, cv2.THRESH_BINARY)[1]
     needed = cv2.dilate(seeds, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
     # (The outer contours' boxes are the regions' boxes: far cheaper than a labelling.)
     outlines, _ = cv2.findContours(needed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     light, dark = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
     # A pixel's top-hat depends on the image within k - 1 of it, its blur on 1 more.
     margin = k
-    for x, y, bw, bh in map(cv2.boundingRect, outlines):
+    boxes = [cv2.boundingRect(c) for c in outlines]
+    for x, y, bw, bh in boxes:
         x0, y0 = max(0, x - margin), max(0, y - margin)
         x1, y1 = min(w, x + bw + margin), min(h, y + bh + margin)
         part_light, part_dark = contrast_maps(img[y0:y1, x0:x1], k)
         inner = (slice(y - y0, y - y0 + bh), slice(x - x0, x - x0 + bw))
         light[y:y + bh, x:x + bw] = cv2.GaussianBlur(part_light, (3, 3), 0)[inner]
         dark[y:y + bh, x:x + bw] = cv2.GaussianBlur(part_dark, (3, 3), 0)[inner]
-    return light, dark
+    return ContrastMaps(light, dark, boxes)
 
 
 def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP_AREA,
-              maps: tuple[np.ndarray, np.ndarray] | None = None) -> list[Pip]:
+              maps: ContrastMaps | None = None) -> list[Pip]:
     """Round, contrasting blobs smaller than the kernel size ``k``: the pip candidates
     (``maps``: the image's ``smooth_contrast`` for ``k``, if already computed).
 
@@ -100,23 +113,12 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP
     max_area = math.pi * (k * 0.45) ** 2
     half = k // 2 + 1
     h, w = img.shape[:2]
-    five = np.ones((5, 5), np.uint8)
     pips: list[Pip] = []
-    for smooth, is_dark in zip(maps, (False, True)):
-        # Seeds: local maxima above ``peak``, strongest first.
-        maxima = cv2.bitwise_and(cv2.compare(smooth, cv2.dilate(smooth, five), cv2.CMP_GE),
-                                 cv2.threshold(smooth, peak - 1, 1, cv2.THRESH_BINARY)[1])
-        # One seed per patch of touching maxima, its first pixel in raster order: a flat top
-        # or a ridge (a die edge) is one candidate, not hundreds. An outline starts at that
-        # pixel, and tracing the outlines of the few sparse patches costs far less than
-        # labelling the frame.
-        outlines, nesting = cv2.findContours(maxima, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        if not outlines:
+    for smooth, is_dark in ((maps.light, False), (maps.dark, True)):
+        xs, ys = _seeds(smooth, peak, maps.boxes)
+        if not len(xs):
             continue
-        # (the outer outlines, not those of holes: they have no parent)
-        starts = np.array([c[0, 0] for c in outlines])[nesting[0][:, 3] < 0]
-        starts = starts[np.argsort(starts[:, 1] * w + starts[:, 0])]
-        xs, ys = starts[:, 0], starts[:, 1]
+        # (strongest first)
         order = np.argsort(-smooth[ys, xs], kind="stable")
         taken = np.zeros((h, w), bool)
         for y, x in zip(ys[order].tolist(), xs[order].tolist()):
@@ -153,6 +155,39 @@ def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP
     return _one_per_spot(pips)
 
 
+def _seeds(smooth: np.ndarray, peak: int, boxes: list[tuple[int, int, int, int]] | None
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Where ``find_pips`` starts its blobs: local maxima of ``smooth`` at least ``peak``,
+    one per patch of touching maxima (its first pixel), in raster order. Only ``boxes`` are
+    looked at (None: all of ``smooth``): no other pixel reaches ``peak``."""
+    h, w = smooth.shape
+    five = np.ones((5, 5), np.uint8)
+    found = []
+    for x, y, bw, bh in boxes if boxes is not None else [(0, 0, w, h)]:
+        # (2 px more around: the 5x5 maxima test looks that far)
+        x0, y0 = max(0, x - 2), max(0, y - 2)
+        part = smooth[y0:min(h, y + bh + 2), x0:min(w, x + bw + 2)]
+        maxima = cv2.bitwise_and(cv2.compare(part, cv2.dilate(part, five), cv2.CMP_GE),
+                                 cv2.threshold(part, peak - 1, 1, cv2.THRESH_BINARY)[1])
+        # One seed per patch of touching maxima, its first pixel in raster order: a flat top
+        # or a ridge (a die edge) is one candidate, not hundreds. An outline starts at that
+        # pixel, and tracing the outlines of the few sparse patches costs far less than
+        # labelling the frame.
+        outlines, nesting = cv2.findContours(maxima, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        # The outer outlines (not those of holes: they have no parent) of patches inside
+        # the box: the 2 px around may hold part of a patch of a box nearby, cut short.
+        bx0, by0, bx1, by1 = x - x0, y - y0, x - x0 + bw, y - y0 + bh
+        for c, parent in zip(outlines, nesting[0][:, 3] if outlines else ()):
+            px, py, pw, ph = cv2.boundingRect(c)
+            if parent < 0 and bx0 <= px and by0 <= py and px + pw <= bx1 and py + ph <= by1:
+                found.append(c[0, 0] + (x0, y0))
+    if not found:
+        return np.empty(0, np.intp), np.empty(0, np.intp)
+    # (Raster order; boxes that overlap see a patch twice.)
+    at = np.unique(np.array(found) @ (1, w))
+    return at % w, at // w
+
+
 class PipSearch:
     """The pips of one image at the filter sizes asked for, each size searched once. A
     smaller filter is only run where the nearest larger one already searched could have
@@ -160,7 +195,7 @@ class PipSearch:
 
     def __init__(self, img: np.ndarray):
         self.img = img
-        self._maps: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._maps: dict[int, ContrastMaps] = {}
         self._pips: dict[int, list[Pip]] = {}
 
     def find(self, k: int) -> list[Pip]:
