@@ -59,6 +59,7 @@ The frame is scaled down internally for large photos; positions are in the calle
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -170,7 +171,7 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
     the sides of a die already reported are not looked at again."""
     if not reading.die_sizes:
         return [], []
-    side = float(np.median(reading.die_sizes))
+    side = reading.die_side
     reach = side_drop(stretch) if stretch else 0.0
     along_y = bool(stretch) and stretch[1] > stretch[0]
     reported = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
@@ -247,7 +248,7 @@ def _ones_among_pipless(reading: DiceReading, pipless: list[tuple[float, float]]
     measured, no die read right became uncertain by this.)"""
     if len(pipless) < 2 or not reading.die_sizes:
         return reading
-    side = float(np.median(reading.die_sizes))
+    side = reading.die_side
     out = DiceReading([], list(reading.uncertain), reading.die_sizes, reading.leads)
     for d in reading.dice:
         beside = sum(0.7 * side < math.hypot(d.x - x, d.y - y) < 1.6 * side for x, y in pipless)
@@ -276,7 +277,7 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
     a blank or logo face, a die whose pips are hidden by glare."""
     h, w = img.shape[:2]
     if reading.die_sizes:
-        side = float(np.median(reading.die_sizes))
+        side = reading.die_side
         lo, hi = 0.6 * side, 1.6 * side
     else:
         lo, hi = min(h, w) / 30, min(h, w) / 5
@@ -360,7 +361,7 @@ def _read_adapting(search: PipSearch, colours: FrameColours | None = None) -> Di
     k0 = pip_kernel(img)
     best, radii = _read(search, k0, colours)
     if radii:
-        k1 = _kernel_for_pip(float(np.median(radii)))
+        k1 = _kernel_for_pip(float(statistics.median(radii)))
         if abs(k1 - k0) > 0.15 * k0:
             second, _ = _read(search, k1, colours)
             best = _merge(best, second)
@@ -379,7 +380,7 @@ def _merge(a: DiceReading | None, b: DiceReading | None) -> DiceReading | None:
     if a is None or b is None:
         return a or b
     sizes = a.die_sizes + b.die_sizes
-    side = float(np.median(sizes)) if sizes else 20.0
+    side = float(statistics.median(sizes)) if sizes else 20.0
     out = DiceReading(die_sizes=sizes, leads=a.leads + b.leads)
     used = set()
     for d in a.dice:
@@ -432,7 +433,7 @@ def _no_overlaps(reading: DiceReading) -> DiceReading:
     """One report per die. Two readings on one die (e.g. a glint read as a 1 on a 3) cannot
     both be right: both become one uncertain spot. Uncertain spots on a die that was read
     (a side face, a glint) and repeated uncertain spots are dropped."""
-    side = float(np.median(reading.die_sizes)) if reading.die_sizes else None
+    side = reading.die_side
     if side is None:
         return reading
     clash = set()
@@ -506,13 +507,6 @@ _LAYOUTS = [(2, _layout((0, 0), (2, 2))), (2, _layout((2, 0), (0, 2))),
             (6, _layout(*_CORNERS, (0, 1), (2, 1))), (6, _layout(*_CORNERS, (1, 0), (1, 2)))]
 _PLACINGS = np.array([(p, q, x, y) for p, q in ((1, 0), (1, 1), (2, 0), (2, 2), (2, 1), (1, 2))
                       for x in range(3 - p) for y in range(3 - q)], np.float64)
-
-
-def _median(values: list[float]) -> float:
-    """np.median of a short list of floats, without its overhead."""
-    v = sorted(values)
-    m = len(v) // 2
-    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
 
 
 def _mean32(a: np.ndarray) -> float:
@@ -813,7 +807,7 @@ class FaceFinder:
         # missing (a glossy 4 taken for a 5). There, what shows must also be no bigger than
         # a pip (glare is a streak or a patch).
         light = self.pip_colours[idx, 0].mean() >= self.rings[idx, 0].mean()
-        r = float(np.median(self.r[idx]))
+        r = float(statistics.median(self.r[idx]))
         i, j = (a.ravel() for a in np.nonzero(~np.eye(n, dtype=bool)))
         # Every (pair, grid step between them, grid spot of the first) at once.
         i, j, step, start = (np.repeat(i, len(_PLACINGS)), np.repeat(j, len(_PLACINGS)),
@@ -859,13 +853,13 @@ class FaceFinder:
         xs, ys = [f[1] for f in faces], [f[2] for f in faces]
         if max(xs) - min(xs) > 0.5 * faces[0][3] or max(ys) - min(ys) > 0.5 * faces[0][3]:
             return None
-        return faces[0][0], _median(xs), _median(ys)
+        return faces[0][0], statistics.median(xs), statistics.median(ys)
 
     def _pip_sized(self, idx: list[int], spots: np.ndarray) -> bool:
         """True when what looks like a pip of the face ``idx`` at each of ``spots`` ends
         within a pip's reach: at most one of 12 points on a ring 1.8 pip radii out looks
         like a pip too."""
-        rad = 1.8 * float(np.median(self.r[idx])) + 1
+        rad = 1.8 * float(statistics.median(self.r[idx])) + 1
         ring = np.stack([_RING12_COS, _RING12_SIN], axis=1)
         pip = self._looks(idx, (spots[:, None, :] + rad * ring[None]).reshape(-1, 2))[1]
         return bool((pip.reshape(len(spots), 12).sum(axis=1) <= 1).all())
@@ -881,7 +875,7 @@ class FaceFinder:
             # Worth a second look only if pip-sized and round, as a 1's pip is (often
             # bigger than the other faces' pips; specks on the tray are smaller), and not
             # the inside of a letter's loop.
-            r = float(np.median(self.read_pip_radii))
+            r = float(statistics.median(self.read_pip_radii))
             reading.leads += [(float(self.xy[i, 0]), float(self.xy[i, 1])) for i in self._lone
                               if 0.8 * r <= self.r[i] <= 2.2 * r and self.ratio[i] >= 0.7
                               and not self._hole(i)]
@@ -903,7 +897,7 @@ class FaceFinder:
         # The cut runs through a gap no narrower than between next pips of one face (three
         # to four pip radii, centre to centre); between two touching faces it is wider by
         # half (pips sit about a fifth of a die's side in from its edges).
-        gap = 3.0 * float(np.median(self.r[idx]))
+        gap = 3.0 * float(statistics.median(self.r[idx]))
         # The pips in order along each direction, and the gaps between them (all at once).
         along = pts @ _CUT_DIRECTIONS
         order = np.argsort(along, axis=0)
@@ -1013,7 +1007,7 @@ class FaceFinder:
         idx = best.tolist()
         if not 2 <= len(idx) <= 6 or float(self.r[idx].max()) > 1.45 * float(self.r[idx].min()):
             return None
-        r = float(np.median(self.r[idx]))
+        r = float(statistics.median(self.r[idx]))
         pts = self.xy[idx].astype(np.float64)
         value, quality, _ = layout_value(pts)
         if value is None or not max(4.0 * r, MIN_DIE_SIDE) < side < 20.0 * r:
@@ -1045,12 +1039,12 @@ class FaceFinder:
         if len(idx) >= 3:
             # The pips of a face are one size: a spot much smaller or bigger than the rest
             # is a glint or a speck in the plastic, not a pip.
-            med = float(np.median(self.r[idx]))
+            med = float(statistics.median(self.r[idx]))
             idx = [i for i in idx if 0.75 * med <= self.r[i] <= 1.33 * med]
         pts = self.xy[idx]
         cx, cy = (float(v) for v in mean_rows(pts))
         ratios = np.array([self.pips[i].ratio for i in idx])
-        if _median(ratios.tolist()) < SIDE_FACE_RATIO:
+        if statistics.median(ratios.tolist()) < SIDE_FACE_RATIO:
             return   # a side face seen at a slant: not the top face, not a reading
         value, quality, reason = layout_value(pts)
         if value is None:

@@ -252,7 +252,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     net = net or FaceNet.shared()
     if net is None:
         return reading
-    side = float(np.median(reading.die_sizes))
+    side = reading.die_side
     # Each die read stands, or becomes disputed, where it is: nothing more to read there.
     taken = [(d.x, d.y) for d in reading.dice]
     # Where the pips showed a value, their middle is the face's centre if that value is right;

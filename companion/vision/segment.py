@@ -89,8 +89,8 @@ def foreground_mask(img: np.ndarray, min_diff: float = 22.0, bg: np.ndarray | No
     # The threshold adapts to how noisy the tray is, but never drops below ``min_diff``
     # (its statistics are taken on every 4th pixel: the tray is most of the frame).
     sample = np.sqrt(dist2[::4, ::4])
-    med = float(np.median(sample))
-    mad = float(np.median(np.abs(sample - med))) + 1e-3
+    med = float(_median(sample))
+    mad = float(_median(np.abs(sample - med))) + 1e-3
     thr = max(min_diff, med + 6.0 * 1.4826 * mad)
     # distance > thr, as the least squared distance (a whole number) above it: no square
     # root over the whole frame. (The test runs as numpy compares float32 with thr.)
@@ -102,6 +102,15 @@ def foreground_mask(img: np.ndarray, min_diff: float = 22.0, bg: np.ndarray | No
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return fill_holes(mask, max_hole=(min(img.shape[:2]) / 10) ** 2)
+
+
+def _median(a: np.ndarray) -> np.floating:
+    """``np.median(a)``, the same value, in a third of the time or less on a tray's colour
+    distances (most of np.median's time here is its checks, and sorting many equal values
+    is fast)."""
+    s = np.sort(a, axis=None)
+    m = s.size // 2
+    return s[m] if s.size % 2 else np.mean(s[m - 1:m + 1])
 
 
 def fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:

@@ -76,7 +76,7 @@ class SettleDetector:
                                          frame_size=[frame.shape[1], frame.shape[0]]))
         reading = read_dice(frame, cal)
         if reading.die_sizes and self._learnt_die_size is None:
-            self._learnt_die_size = round(float(np.median(reading.die_sizes)), 1)
+            self._learnt_die_size = round(reading.die_side, 1)
         return reading
 
     # -- control -----------------------------------------------------------------------

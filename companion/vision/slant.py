@@ -111,7 +111,7 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
     face is taken to be half the sides' drop above it."""
     if not reading.die_sizes or len(reading.dice) + len(reading.uncertain) < 2:
         return reading
-    side = float(np.median(reading.die_sizes))
+    side = reading.die_side
     beyond = _top_faces(reading, stretch, side, outline_reasons)
 
     def body(x, y):
@@ -166,7 +166,7 @@ def possible_sides(reading: DiceReading, stretch: tuple[float, float], reasons: 
     as for ``side_faces``.)"""
     if not reading.die_sizes:
         return []
-    side = float(np.median(reading.die_sizes))
+    side = reading.die_side
     drop = side_drop(stretch)
     tops = _top_faces(reading, stretch, side, outline_reasons)
     out = []

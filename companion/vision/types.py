@@ -7,6 +7,7 @@ internal working scale).
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import dataclass, field, fields
 
 
@@ -78,6 +79,11 @@ class DiceReading:
     # Lone round spots with no die body found around them (a 1 on a white die the tray
     # hides): not evidence of a die, but places for a second reader to look (not in the JSON).
     leads: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def die_side(self) -> float | None:
+        """The median of ``die_sizes``, or None if no die was measured."""
+        return float(statistics.median(self.die_sizes)) if self.die_sizes else None
 
     @property
     def marks(self) -> list[tuple]:
