@@ -162,30 +162,31 @@ def _seeds(smooth: np.ndarray, peak: int, boxes: list[tuple[int, int, int, int]]
     looked at (None: all of ``smooth``): no other pixel reaches ``peak``."""
     h, w = smooth.shape
     five = np.ones((5, 5), np.uint8)
-    found = []
-    for x, y, bw, bh in boxes if boxes is not None else [(0, 0, w, h)]:
-        # (2 px more around: the 5x5 maxima test looks that far)
-        x0, y0 = max(0, x - 2), max(0, y - 2)
-        part = smooth[y0:min(h, y + bh + 2), x0:min(w, x + bw + 2)]
-        maxima = cv2.bitwise_and(cv2.compare(part, cv2.dilate(part, five), cv2.CMP_GE),
-                                 cv2.threshold(part, peak - 1, 1, cv2.THRESH_BINARY)[1])
-        # One seed per patch of touching maxima, its first pixel in raster order: a flat top
-        # or a ridge (a die edge) is one candidate, not hundreds. An outline starts at that
-        # pixel, and tracing the outlines of the few sparse patches costs far less than
-        # labelling the frame.
-        outlines, nesting = cv2.findContours(maxima, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        # The outer outlines (not those of holes: they have no parent) of patches inside
-        # the box: the 2 px around may hold part of a patch of a box nearby, cut short.
-        bx0, by0, bx1, by1 = x - x0, y - y0, x - x0 + bw, y - y0 + bh
-        for c, parent in zip(outlines, nesting[0][:, 3] if outlines else ()):
-            px, py, pw, ph = cv2.boundingRect(c)
-            if parent < 0 and bx0 <= px and by0 <= py and px + pw <= bx1 and py + ph <= by1:
-                found.append(c[0, 0] + (x0, y0))
-    if not found:
+    if boxes is None:
+        maxima = cv2.bitwise_and(cv2.compare(smooth, cv2.dilate(smooth, five), cv2.CMP_GE),
+                                 cv2.threshold(smooth, peak - 1, 1, cv2.THRESH_BINARY)[1])
+    else:
+        maxima = np.zeros((h, w), np.uint8)
+        for x, y, bw, bh in boxes:
+            # (Worked out with 2 px more around, which the 5x5 maxima test looks at, and
+            # kept inside the box only, where it is exact.)
+            x0, y0 = max(0, x - 2), max(0, y - 2)
+            part = smooth[y0:min(h, y + bh + 2), x0:min(w, x + bw + 2)]
+            inner = (slice(y - y0, y - y0 + bh), slice(x - x0, x - x0 + bw))
+            maxima[y:y + bh, x:x + bw] = cv2.bitwise_and(
+                cv2.compare(part, cv2.dilate(part, five), cv2.CMP_GE),
+                cv2.threshold(part, peak - 1, 1, cv2.THRESH_BINARY)[1])[inner]
+    # One seed per patch of touching maxima, its first pixel in raster order: a flat top or
+    # a ridge (a die edge) is one candidate, not hundreds. An outline starts at that pixel,
+    # and tracing the outlines of the few sparse patches costs far less than labelling the
+    # frame.
+    outlines, nesting = cv2.findContours(maxima, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if not outlines:
         return np.empty(0, np.intp), np.empty(0, np.intp)
-    # (Raster order; boxes that overlap see a patch twice.)
-    at = np.unique(np.array(found) @ (1, w))
-    return at % w, at // w
+    # (the outer outlines, not those of holes: they have no parent)
+    starts = np.array([c[0, 0] for c in outlines])[nesting[0][:, 3] < 0]
+    starts = starts[np.argsort(starts[:, 1] * w + starts[:, 0])]
+    return starts[:, 0], starts[:, 1]
 
 
 class PipSearch:
