@@ -46,7 +46,9 @@ read (another die leaning on it) only when the network is all but sure of its va
 two views at least. An uncertain spot left on a die read, where the network is all but
 sure of that die's face, is that die again: it is not reported. A 1 read beside two or
 more die-sized bodies with marks on them that are no pips, or nothing, is a key among the
-lettered keys of a keyboard more likely than a die: it is uncertain. A calibrated logo face
+lettered keys of a keyboard more likely than a die: it is uncertain; so is a 1 with two
+or more squares of its own colour and size beside it on which no die was read (keys with
+no mark found on them). A calibrated logo face
 is read as its value, unless the network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
@@ -146,6 +148,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
                              confirm_only=possible_sides(reading, stretch, BODILESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
     reading = _ones_among_pipless(reading, pipless)
+    reading = _ones_among_squares(reading, colours)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
     if cal.logo_value:
@@ -254,6 +257,64 @@ def _ones_among_pipless(reading: DiceReading, pipless: list[tuple[float, float]]
         beside = sum(0.7 * side < math.hypot(d.x - x, d.y - y) < 1.6 * side for x, y in pipless)
         if d.value == 1 and beside >= 2:
             out.uncertain.append(Uncertain(d.x, d.y, "a 1 among lettered keys (a keyboard?)"))
+        else:
+            out.dice.append(d)
+    return out
+
+
+def _ones_among_squares(reading: DiceReading, colours: FrameColours) -> DiceReading:
+    """A 1 with two or more squares of its own colour and size beside it (0.8-1.7 die
+    sides from its centre), apart from it and with no die read on them, is a key among the
+    keys of a keyboard more likely than a die: it becomes uncertain. A letter or a "#" on
+    a light keycap passes for a 1's one pip, and the keys around it may show nothing the
+    pip reader takes for a mark (which ``_ones_among_pipless`` needs). Dice lie side by
+    side too, but the dice beside a 1 are mostly read, or of other colours: on the 250 dev
+    photos, squeezed and at 40 degrees, this made none of 558 1s uncertain. Only a 1: a
+    face of several pips in a die's layout is far less often a mark on a key."""
+    side = reading.die_side
+    if side is None or not any(d.value == 1 for d in reading.dice):
+        return reading
+    img, tray = colours.frame, colours.tray
+    h, w = img.shape[:2]
+    taken = [(d.x, d.y) for d in reading.dice]
+    out = DiceReading([], list(reading.uncertain), reading.die_sizes, reading.leads)
+    angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+    half = int(2.2 * side) + 1
+    for d in reading.dice:
+        if d.value != 1:
+            out.dice.append(d)
+            continue
+        x0, y0 = max(0, int(d.x) - half), max(0, int(d.y) - half)
+        x1, y1 = min(w, int(d.x) + half + 1), min(h, int(d.y) + half + 1)
+        xs = np.clip(np.rint(d.x + 0.3 * side * np.cos(angles)).astype(int), 0, w - 1)
+        ys = np.clip(np.rint(d.y + 0.3 * side * np.sin(angles)).astype(int), 0, h - 1)
+        body = _median_rows(img[ys, xs])
+        ground = tray[min(h - 1, int(d.y)), min(w - 1, int(d.x))].astype(np.float32)
+        tol = min(max(0.5 * float(norm(body - ground)), 12.0), BODY_TOLERANCE)
+        # Colour distances in OpenCV calls, as in ``FaceFinder._body``, at every other pixel
+        # (squares a die wide need no more; a quarter of the work).
+        win = cv2.resize(img[y0:y1, x0:x1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST)
+        diff = cv2.absdiff(win, tuple(float(v) for v in body) + (0.0,)).astype(np.float32)
+        dist2 = cv2.transform(cv2.multiply(diff, diff), np.float32([[1.0, 1.0, 1.0]]))
+        # The regions of its colour (outer outlines: the marks on a key are inside its own).
+        outlines, _ = cv2.findContours(cv2.compare(dist2, tol * tol, cv2.CMP_LT), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        like = 0
+        for outline in outlines:
+            bx, by, bw, bh = cv2.boundingRect(outline)
+            if bx == 0 or by == 0 or bx + bw == win.shape[1] or by + bh == win.shape[0]:
+                continue   # (a region running out of the window is no square beside it)
+            cx, cy = x0 + 2 * bx + bw, y0 + 2 * by + bh
+            # (its own body is centred on it, not beside it)
+            if not (0.3 * side <= bw <= 0.75 * side and 0.3 * side <= bh <= 0.75 * side
+                    and 0.8 * side < math.hypot(cx - d.x, cy - d.y) < 1.7 * side
+                    and cv2.contourArea(outline) >= 0.6 * bw * bh):
+                continue
+            if any(math.hypot(cx - tx, cy - ty) < 0.5 * side for tx, ty in taken):
+                continue
+            like += 1
+        if like >= 2:
+            out.uncertain.append(Uncertain(d.x, d.y, "a 1 among squares like it (keys of a keyboard?)"))
         else:
             out.dice.append(d)
     return out
