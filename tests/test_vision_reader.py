@@ -422,9 +422,9 @@ def test_keys_of_a_light_keyboard_are_seldom_read_as_dice():
 
 
 def _squares_beside(offsets, value=1):
-    """A light die face showing ``value``'s pips at (200, 150), 40 px wide, on a grey tray,
-    with squares of its colour and size at ``offsets`` from it (in die sides); and the
-    FrameColours the reader would have of it."""
+    """A light die face showing ``value``'s pips at (200, 150) on a grey tray, with
+    squares of its colour and size at ``offsets`` from it (in die sides of 40 px, the faces
+    34 px wide: a gap between them); and the FrameColours the reader would have of it."""
     from companion.vision.dice import _colours
 
     img = np.full((300, 400, 3), 150, np.uint8)

@@ -103,7 +103,7 @@ def smooth_contrast(img: np.ndarray, k: int, bound: ContrastMaps | None = None,
 def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP_AREA,
               maps: ContrastMaps | None = None) -> list[Pip]:
     """Round, contrasting blobs smaller than the kernel size ``k``: the pip candidates
-    (``maps``: the image's ``smooth_contrast`` for ``k``, if already computed).
+    (``maps``: the image's ``smooth_contrast`` for ``k`` and ``peak``, if already computed).
 
     Each blob is cut at a share of its own peak contrast (``CUTS``), so a faint pip and a
     strong one are both outlined well and a pip does not melt into a dark gap next to it.
