@@ -291,9 +291,11 @@ def _ones_among_squares(reading: DiceReading, colours: FrameColours) -> DiceRead
         body = _median_rows(img[ys, xs])
         ground = tray[min(h - 1, int(d.y)), min(w - 1, int(d.x))].astype(np.float32)
         tol = min(max(0.5 * float(norm(body - ground)), 12.0), BODY_TOLERANCE)
-        # Colour distances in OpenCV calls, as in ``FaceFinder._body``, at every other pixel
-        # (squares a die wide need no more; a quarter of the work).
-        win = cv2.resize(img[y0:y1, x0:x1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST)
+        # Colour distances in OpenCV calls, as in ``FaceFinder._body``, at half size
+        # (squares a die wide need no more; a quarter of the work). Area-averaged: a thin
+        # seam between two keys shades the pixels it falls in, where sampling every other
+        # pixel could miss it.
+        win = cv2.resize(img[y0:y1, x0:x1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         diff = cv2.absdiff(win, tuple(float(v) for v in body) + (0.0,)).astype(np.float32)
         dist2 = cv2.transform(cv2.multiply(diff, diff), np.float32([[1.0, 1.0, 1.0]]))
         # The regions of its colour (outer outlines: the marks on a key are inside its own).
