@@ -46,9 +46,9 @@ read (another die leaning on it) only when the network is all but sure of its va
 two views at least. An uncertain spot left on a die read, where the network is all but
 sure of that die's face, is that die again: it is not reported. A 1 read beside two or
 more die-sized bodies with marks on them that are no pips, or nothing, is a key among the
-lettered keys of a keyboard more likely than a die: it is uncertain; so is a 1 with two
-or more squares of its own colour and size beside it on which no die was read (keys with
-no mark found on them). A calibrated logo face
+lettered keys of a keyboard more likely than a die: it is uncertain; so is a 1, or a die
+only the network read, with two or more squares of its own colour and size beside it on
+which no die was read (keys with no mark found on them). A calibrated logo face
 is read as its value, unless the network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Collection
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -143,12 +144,13 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     blobs, touching = _unreported_blobs(colours.fg, reading, stretch)
     # (before the network reads any of them)
     pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
+    by_pips = {(d.x, d.y) for d in reading.dice}
     reading = second_opinion(img, reading, blobs, touching=touching,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
                              confirm_only=possible_sides(reading, stretch, BODILESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
     reading = _ones_among_pipless(reading, pipless)
-    reading = _ones_among_squares(reading, colours)
+    reading = _keys_among_squares(reading, colours, by_pips)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
     if cal.logo_value:
@@ -262,17 +264,24 @@ def _ones_among_pipless(reading: DiceReading, pipless: list[tuple[float, float]]
     return out
 
 
-def _ones_among_squares(reading: DiceReading, colours: FrameColours) -> DiceReading:
-    """A 1 with two or more squares of its own colour and size beside it (0.8-1.7 die
-    sides from its centre), apart from it and with no die read on them, is a key among the
-    keys of a keyboard more likely than a die: it becomes uncertain. A letter or a "#" on
-    a light keycap passes for a 1's one pip, and the keys around it may show nothing the
-    pip reader takes for a mark (which ``_ones_among_pipless`` needs). Dice lie side by
-    side too, but the dice beside a 1 are mostly read, or of other colours: on the 250 dev
-    photos, squeezed and at 40 degrees, this made none of 558 1s uncertain. Only a 1: a
-    face of several pips in a die's layout is far less often a mark on a key."""
+def _keys_among_squares(reading: DiceReading, colours: FrameColours,
+                        by_pips: Collection[tuple[float, float]]) -> DiceReading:
+    """A 1, or a die only the network read (not at one of ``by_pips``, where the pips read
+    dice before it), with two or more squares of its own colour and size beside it (0.8-1.7
+    die sides from its centre), apart from it and with no die read on them, is a key among
+    the keys of a keyboard more likely than a die: it becomes uncertain. A letter or a "#"
+    on a light keycap passes for a 1's one pip, or to the network for a face ("/" for a 3),
+    and the keys around it may show nothing the pip reader takes for a mark (which
+    ``_ones_among_pipless`` needs). Dice lie side by side too, but the dice beside a die
+    are mostly read, or of other colours: on the 250 dev photos, squeezed and at 40
+    degrees, this made none of the 3327 dice read uncertain. A face of several pips the pip
+    reader found in a die's layout is far less often a mark on a key: it stands."""
     side = reading.die_side
-    if side is None or not any(d.value == 1 for d in reading.dice):
+
+    def asked(d: Die) -> bool:
+        return d.value == 1 or (d.x, d.y) not in by_pips
+
+    if side is None or not any(asked(d) for d in reading.dice):
         return reading
     img, tray = colours.frame, colours.tray
     h, w = img.shape[:2]
@@ -281,7 +290,7 @@ def _ones_among_squares(reading: DiceReading, colours: FrameColours) -> DiceRead
     angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
     half = int(2.2 * side) + 1
     for d in reading.dice:
-        if d.value != 1:
+        if not asked(d):
             out.dice.append(d)
             continue
         x0, y0 = max(0, int(d.x) - half), max(0, int(d.y) - half)
@@ -316,7 +325,7 @@ def _ones_among_squares(reading: DiceReading, colours: FrameColours) -> DiceRead
                 continue
             like += 1
         if like >= 2:
-            out.uncertain.append(Uncertain(d.x, d.y, "a 1 among squares like it (keys of a keyboard?)"))
+            out.uncertain.append(Uncertain(d.x, d.y, f"a {d.value} among squares like it (keys of a keyboard?)"))
         else:
             out.dice.append(d)
     return out
