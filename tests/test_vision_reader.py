@@ -381,7 +381,7 @@ def test_keys_lettered_with_a_loop_are_not_read_as_ones():
 def test_dice_beside_a_keyboard_are_read():
     # A keyboard across the top of the frame (a webcam on a desk sees it too): its keycaps
     # are die-sized and lettered, but the dice's size and faces are read as without it.
-    # (A few keys of a light keyboard are still read as dice: benchmarks/vision_keyboards.py.)
+    # (A key of a light keyboard is still read as a die now and then: vision_keyboards.py.)
     for kind in ("light", "dark"):
         for seed in range(2):
             frame, truth = render_scene([(seed + k) % 6 + 1 for k in range(4)], seed=seed, keyboard=kind)
