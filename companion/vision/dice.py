@@ -316,7 +316,8 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
             if bx == 0 or by == 0 or bx + bw == win.shape[1] or by + bh == win.shape[0]:
                 continue   # (a region running out of the window is no square beside it)
             cx, cy = x0 + 2 * bx + bw, y0 + 2 * by + bh
-            # (its own body is centred on it, not beside it)
+            # (0.6-1.5 die sides wide and high, in half-size pixels; its own body is
+            # centred on it, not beside it)
             if not (0.3 * side <= bw <= 0.75 * side and 0.3 * side <= bh <= 0.75 * side
                     and 0.8 * side < math.hypot(cx - d.x, cy - d.y) < 1.7 * side
                     and cv2.contourArea(outline) >= 0.6 * bw * bh):
