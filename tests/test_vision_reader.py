@@ -438,7 +438,7 @@ def _squares_beside(offsets, value=1):
 @pytest.mark.parametrize("offsets, read_on, stays", [
     ([(-1.1, 0), (1.1, 0)], [], False),            # keys on both sides
     ([(1.1, 0), (0, 1.1)], [], False),             # a key beside it and one below
-    ([(1.1, 0)], [], True),                        # one die beside it
+    ([(1.1, 0)], [], True),                        # one square beside it
     ([(-1.1, 0), (1.1, 0)], [(1.1, 0)], True),     # one of the two is a die read
     ([(-1.1, 0), (1.1, 0), (-2.2, 0)], [(-1.1, 0), (1.1, 0)], True),   # dice read beside it
     ([(-1.1, 0), (3.0, 0)], [], True),             # the second is too far to be a key beside
