@@ -298,15 +298,12 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
         xs = np.clip(np.rint(d.x + 0.3 * side * np.cos(angles)).astype(int), 0, w - 1)
         ys = np.clip(np.rint(d.y + 0.3 * side * np.sin(angles)).astype(int), 0, h - 1)
         body = _median_rows(img[ys, xs])
-        ground = tray[min(h - 1, int(d.y)), min(w - 1, int(d.x))].astype(np.float32)
-        tol = min(max(0.5 * float(norm(body - ground)), 12.0), BODY_TOLERANCE)
-        # Colour distances in OpenCV calls, as in ``FaceFinder._body``, at half size
-        # (squares a die wide need no more; a quarter of the work). Area-averaged: a thin
-        # seam between two keys shades the pixels it falls in, where sampling every other
-        # pixel could miss it.
+        tol = _body_tolerance(body, tray[min(h - 1, int(d.y)), min(w - 1, int(d.x))].astype(np.float32))
+        # Colour distances at half size (squares a die wide need no more; a quarter of the
+        # work). Area-averaged: a thin seam between two keys shades the pixels it falls in,
+        # where sampling every other pixel could miss it.
         win = cv2.resize(img[y0:y1, x0:x1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        diff = cv2.absdiff(win, tuple(float(v) for v in body) + (0.0,)).astype(np.float32)
-        dist2 = cv2.transform(cv2.multiply(diff, diff), np.float32([[1.0, 1.0, 1.0]]))
+        dist2 = _distance2_to(win, body)
         # The regions of its colour (outer outlines: the marks on a key are inside its own).
         outlines, _ = cv2.findContours(cv2.compare(dist2, tol * tol, cv2.CMP_LT), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
@@ -608,6 +605,20 @@ def _median_rows(a: np.ndarray) -> np.ndarray:
     return np.sort(a, axis=0)[len(a) // 2]
 
 
+def _body_tolerance(body: np.ndarray, tray: np.ndarray) -> float:
+    """How far a colour may stray from a die's ``body`` colour and still be that die: at
+    most half the way to the ``tray``'s colour there (white dice on a light tray need a
+    tight tolerance)."""
+    return min(max(float(0.5 * norm(body - tray)), 12.0), BODY_TOLERANCE)
+
+
+def _distance2_to(window: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """The squared colour distance (float32) of each pixel of ``window`` to ``colour``, in
+    OpenCV calls (``colour`` holds whole pixel values, so the uint8 difference is exact)."""
+    diff = cv2.absdiff(window, tuple(float(v) for v in colour) + (0.0,)).astype(np.float32)
+    return cv2.transform(cv2.multiply(diff, diff), np.float32([[1.0, 1.0, 1.0]]))
+
+
 class FaceFinder:
     """Links pips into faces and judges each face (one instance per frame)."""
 
@@ -650,12 +661,11 @@ class FaceFinder:
         return self.colours[yi, xi].astype(np.float32)
 
     def _tolerance(self, body: np.ndarray, x: float, y: float) -> float:
-        """How far a colour may stray from ``body`` and still be that die: at most half the
-        way to the tray's colour there (white dice on a light tray need a tight tolerance)."""
+        """``_body_tolerance`` of ``body`` against the tray at (x, y)."""
         if self.bg is None:
             return BODY_TOLERANCE
         tray = self.bg[min(self.h - 1, max(0, int(y))), min(self.w - 1, max(0, int(x)))].astype(np.float32)
-        return min(max(float(0.5 * norm(body - tray)), 12.0), BODY_TOLERANCE)
+        return _body_tolerance(body, tray)
 
     def _pair_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The cheap tests of ``_joined`` for every pair at once: (candidate matrix, body
@@ -740,11 +750,7 @@ class FaceFinder:
         x1, y1 = min(self.w, int(c[0]) + half + 1), min(self.h, int(c[1]) + half + 1)
         body = _median_rows(self.rings[idx])
         tol = self._tolerance(body, float(c[0]), float(c[1]))
-        # Colour distance to the body in OpenCV calls (body colours are pixel values, so the
-        # uint8 difference is exact).
-        diff = cv2.absdiff(self.colours[y0:y1, x0:x1], tuple(float(v) for v in body) + (0.0,))
-        diff = diff.astype(np.float32)
-        dist2 = cv2.transform(cv2.multiply(diff, diff), np.float32([[1.0, 1.0, 1.0]]))
+        dist2 = _distance2_to(self.colours[y0:y1, x0:x1], body)
         mask = (dist2 < tol * tol).view(np.uint8)
         for i in idx:   # the pips themselves belong to the body
             cv2.circle(mask, (int(round(self.xy[i][0] - x0)), int(round(self.xy[i][1] - y0))),
