@@ -287,7 +287,6 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
     h, w = img.shape[:2]
     taken = [(d.x, d.y) for d in reading.dice]
     out = DiceReading([], list(reading.uncertain), reading.die_sizes, reading.leads)
-    angles = np.linspace(0, 2 * math.pi, 12, endpoint=False)
     half = int(2.2 * side) + 1
     for d in reading.dice:
         if not asked(d):
@@ -295,8 +294,8 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
             continue
         x0, y0 = max(0, int(d.x) - half), max(0, int(d.y) - half)
         x1, y1 = min(w, int(d.x) + half + 1), min(h, int(d.y) + half + 1)
-        xs = np.clip(np.rint(d.x + 0.3 * side * np.cos(angles)).astype(int), 0, w - 1)
-        ys = np.clip(np.rint(d.y + 0.3 * side * np.sin(angles)).astype(int), 0, h - 1)
+        xs = np.clip(np.rint(d.x + 0.3 * side * _RING12_COS).astype(int), 0, w - 1)
+        ys = np.clip(np.rint(d.y + 0.3 * side * _RING12_SIN).astype(int), 0, h - 1)
         body = _median_rows(img[ys, xs])
         tol = _body_tolerance(body, tray[min(h - 1, int(d.y)), min(w - 1, int(d.x))].astype(np.float32))
         # Colour distances at half size (squares a die wide need no more; a quarter of the
