@@ -10,7 +10,7 @@ import pytest
 from companion.vision.calibration import Calibration, CalibrationError
 from companion.vision.coins import calibrate_coins, read_coins
 from companion.vision.dice import read_dice
-from companion.vision.render import SS, _rounded_square, render_scene, render_tray
+from companion.vision.render import SS, render_scene, render_tray
 from companion.vision.setup import measure_setup
 
 
@@ -358,13 +358,8 @@ def test_keys_lettered_with_a_loop_are_not_read_as_ones():
             key = 44
             canvas.poly([(20, 290), (620, 290), (620, 470), (20, 470)], (200, 200, 205))
             for k, ch in enumerate(legends):
-                cx, cy = 60 + (k % 6) * 2.2 * key, 335 + (k // 6) * 2.0 * key
-                canvas.poly(_rounded_square(cx, cy, 0.45 * key, 0.0, 0.12), (235, 235, 238))
-                scale = size * key / 22 * SS   # (Hershey Simplex capitals: 22 px tall at scale 1)
-                thick = max(1, round(1.6 * scale))
-                (tw, th), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-                cv2.putText(canvas.img, ch, (round(cx * SS - tw / 2), round(cy * SS + th / 2)),
-                            cv2.FONT_HERSHEY_SIMPLEX, scale, (30, 30, 30), thick, cv2.LINE_AA)
+                canvas.keycap(60 + (k % 6) * 2.2 * key, 335 + (k // 6) * 2.0 * key, key, ch, size,
+                              (235, 235, 238), (30, 30, 30))
         return draw
 
     on_keys = 0

@@ -78,12 +78,14 @@ from .types import DiceReading, Die, Uncertain
 
 # Colour distance (``colour_space`` units, ~0-255) within which two samples are one body.
 BODY_TOLERANCE = 38.0
+# ... and the least it allows, however close the tray's colour (``_body_tolerance``).
+MIN_BODY_TOLERANCE = 12.0
 # Least colour difference between pips and their die (colour_space units).
 MIN_PIP_CONTRAST = 35.0
 # A lone spot within this colour distance of the ring just around it is the inside of a
 # mark's loop (an "O", a "6" or a "D" on a keycap), lighter or darker than its strokes only:
-# no pip, and no 1. (The floor of ``FaceFinder._tolerance``: samples this close are one body.)
-HOLE_CONTRAST = 12.0
+# no pip, and no 1. (Samples this close are one body by any tolerance.)
+HOLE_CONTRAST = MIN_BODY_TOLERANCE
 # Blur (Gaussian sigma, px) beyond this share of the pip radius makes a face unreadable.
 BLUR_LIMIT = 0.55
 # Why a lone mark centred on a die body was not read as a 1 (a logo face, if calibrated).
@@ -608,7 +610,7 @@ def _body_tolerance(body: np.ndarray, tray: np.ndarray) -> float:
     """How far a colour may stray from a die's ``body`` colour and still be that die: at
     most half the way to the ``tray``'s colour there (white dice on a light tray need a
     tight tolerance)."""
-    return min(max(float(0.5 * norm(body - tray)), 12.0), BODY_TOLERANCE)
+    return min(max(float(0.5 * norm(body - tray)), MIN_BODY_TOLERANCE), BODY_TOLERANCE)
 
 
 def _distance2_to(window: np.ndarray, colour: np.ndarray) -> np.ndarray:
@@ -690,7 +692,9 @@ class FaceFinder:
             mid = (self.xy[ii] + self.xy[jj]) / 2
             tray = self.bg[np.clip(mid[:, 1].astype(int), 0, self.h - 1),
                            np.clip(mid[:, 0].astype(int), 0, self.w - 1)].astype(np.float32)
-            tol[ii, jj] = np.clip(0.5 * np.sqrt(((body - tray) ** 2).sum(axis=1)), 12.0, BODY_TOLERANCE)
+            # (``_body_tolerance`` of every pair at once)
+            tol[ii, jj] = np.clip(0.5 * np.sqrt(((body - tray) ** 2).sum(axis=1)), MIN_BODY_TOLERANCE,
+                                  BODY_TOLERANCE)
         cand &= np.sqrt((rg ** 2).sum(axis=2)) <= tol
         return cand, tol, d
 

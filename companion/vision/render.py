@@ -180,20 +180,25 @@ class _Canvas:
         bottom = y0 + 4 * pitch + 8
         self.poly([(x0 - 8, y0 - 8), (x0 + 12.6 * pitch, y0 - 8), (x0 + 12.6 * pitch, bottom),
                    (x0 - 8, bottom)], frame)
-        scale = legend * key / 22.0 * SS    # (Hershey Simplex at scale 1: capitals 22 px tall)
-        thick = max(1, round(scale * 1.6))
         for r, row in enumerate(rows):
             for k, ch in enumerate(row):
-                cx, cy = x0 + (k + 0.5 + 0.3 * r) * pitch, y0 + (r + 0.5) * pitch
-                self.poly(_rounded_square(cx, cy, 0.45 * key, 0.0, 0.12), cap)
-                (tw, th), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-                if centred:
-                    org = (cx * SS - tw / 2, cy * SS + th / 2)
-                else:
-                    org = ((cx - 0.3 * key) * SS, (cy - 0.3 * key) * SS + th)
-                cv2.putText(self.img, ch, (round(org[0]), round(org[1])), cv2.FONT_HERSHEY_SIMPLEX,
-                            scale, ink, thick, cv2.LINE_AA)
+                self.keycap(x0 + (k + 0.5 + 0.3 * r) * pitch, y0 + (r + 0.5) * pitch, key, ch, legend,
+                            cap, ink, centred)
         return bottom
+
+    def keycap(self, cx, cy, key, ch, legend, cap, ink, centred=True):
+        """A keycap ``key`` wide centred at (cx, cy), lettered ``ch`` ``legend`` of its width
+        tall, in its middle or (not ``centred``) near its top-left corner."""
+        self.poly(_rounded_square(cx, cy, 0.45 * key, 0.0, 0.12), cap)
+        scale = legend * key / 22.0 * SS    # (Hershey Simplex at scale 1: capitals 22 px tall)
+        thick = max(1, round(scale * 1.6))
+        (tw, th), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        if centred:
+            org = (cx * SS - tw / 2, cy * SS + th / 2)
+        else:
+            org = ((cx - 0.3 * key) * SS, (cy - 0.3 * key) * SS + th)
+        cv2.putText(self.img, ch, (round(org[0]), round(org[1])), cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thick,
+                    cv2.LINE_AA)
 
     def clutter(self, k):
         rng = self.rng
