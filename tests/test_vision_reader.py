@@ -11,6 +11,7 @@ from companion.vision.calibration import Calibration, CalibrationError
 from companion.vision.coins import calibrate_coins, read_coins
 from companion.vision.dice import read_dice
 from companion.vision.render import SS, render_scene, render_tray
+from companion.vision.segment import BRIGHT_LEVEL, MAX_GAIN, even_exposure
 from companion.vision.setup import measure_setup
 
 
@@ -493,6 +494,28 @@ def test_large_photo_positions_are_in_caller_pixels():
 def test_empty_tray_reads_nothing():
     reading = read_dice(render_tray([], seed=1, clutter=2))
     assert reading.dice == []
+
+
+def test_an_underexposed_frame_is_brought_to_a_bright_trays_level():
+    frame = render_tray([3, 5], seed=4)
+    assert even_exposure(frame) is frame   # bright enough: as it is
+    # Whatever the light, the frame comes out the same, its brightest things at BRIGHT_LEVEL.
+    out = [even_exposure(cv2.convertScaleAbs(frame, alpha=exposure)) for exposure in (0.6, 0.45)]
+    assert np.abs(out[0].astype(float) - out[1]).mean() < 1.5
+    assert abs(np.percentile(out[0].max(axis=2), 99) - BRIGHT_LEVEL) < 4
+    # Beyond MAX_GAIN, a frame is mostly noise: it is brightened only that much.
+    dark = cv2.convertScaleAbs(frame, alpha=0.2)
+    assert np.allclose(even_exposure(dark).astype(float), np.minimum(255, dark * MAX_GAIN), atol=1)
+
+
+def test_a_dark_scene_is_not_brightened():
+    # A black cloth with pale specks on it is dark, not underexposed: brightened, its
+    # specks would pass for pips.
+    rng = np.random.default_rng(3)
+    cloth = np.full((480, 640, 3), 18, np.uint8)
+    for x, y in rng.integers(20, 460, (200, 2)):
+        cv2.circle(cloth, (int(x), int(y)), 3, (120, 120, 120), -1)
+    assert even_exposure(cloth) is cloth
 
 
 def test_bad_frames_raise_a_clear_error():
