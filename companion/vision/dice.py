@@ -1,6 +1,8 @@
 """Reading six-sided dice: ``read_dice(frame, calibration=None) -> DiceReading``.
 
 The reader works from the pips outwards, so it needs no die size, colour or tray colour.
+An underexposed frame (a dim room: a grey tray) is first brought up to a bright tray's
+level (``segment.even_exposure``), so its contrasts meet the same thresholds.
 A frame from a camera at a slant, whose pips come out flattened, is first stretched until
 they are round again (``slant``), so the top faces are square for every step below.
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that

@@ -2,7 +2,8 @@
 
 The tray (or table) is estimated as a heavily smoothed version of the frame itself, so no
 background frame and no colour of the tray is needed; anything whose colour differs clearly
-from that local background is foreground. A calibration may supply the tray region.
+from that local background is foreground. A calibration may supply the tray region. An
+underexposed frame is brightened first (``even_exposure``).
 """
 
 from __future__ import annotations
