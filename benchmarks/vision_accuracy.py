@@ -101,6 +101,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.tilt and not args.frame:
         ap.error("--tilt needs --frame (the size of the camera's frames)")
+    if args.exposure <= 0:
+        ap.error("--exposure is a share of the light: over 0")
 
     import cv2
     from companion.vision import face_net
