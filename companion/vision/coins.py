@@ -1,6 +1,7 @@
 """Reading coins: ``read_coins(frame, calibration) -> CoinReading``.
 
-Coins are round blobs that stand out from the tray. Which face is up is told apart by a
+Coins are round blobs that stand out from the tray (an underexposed frame brightened
+first, as for the dice: ``segment.even_exposure``). Which face is up is told apart by a
 rotation-invariant description of the coin's face (brightness and edge density in rings
 from the centre, and how much each ring varies around the circle), compared with what
 ``calibrate_coins`` learnt from a few photos of each face of the user's coin. Real coins
@@ -18,7 +19,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, CalibrationError
-from .segment import foreground_mask, working_image
+from .segment import even_exposure, foreground_mask, working_image
 from .types import Coin, CoinReading, Uncertain
 
 PATCH = 64      # coins are compared at this size (px across)
@@ -94,7 +95,7 @@ def calibrate_coins(heads: Sequence[np.ndarray], tails: Sequence[np.ndarray]) ->
     for face, frames in (("heads", heads), ("tails", tails)):
         feats = []
         for k, frame in enumerate(frames):
-            img, _ = working_image(frame)
+            img = even_exposure(working_image(frame)[0])
             circles, _ = find_coin_blobs(img)
             if not circles:
                 raise CalibrationError(f"no coin found in {face} photo #{k + 1}")
@@ -118,6 +119,8 @@ def _dist(a, b, scale) -> float:
 def read_coins(frame: np.ndarray, calibration: Calibration | None) -> CoinReading:
     """Find every coin in ``frame`` and say which face is up (needs a coin calibration)."""
     img, scale = working_image(frame)
+    # (a dim room's coins stand out from the tray as little as its dice: brightened alike)
+    img = even_exposure(img)
     circles, odd = find_coin_blobs(img)
     model = calibration.coin if calibration is not None else None
     reading = CoinReading()
