@@ -12,8 +12,9 @@ The daemon calls it in its main loop::
 
 How it decides:
 
-- Motion is measured on a small copy of each frame: the share of pixels that changed
-  in any colour channel by more than ``pixel_threshold`` since the previous frame. Above ``motion_share`` counts as
+- Motion is measured on a small copy of each frame (brightened if underexposed, as the
+  readers brighten it): the share of pixels that changed in any colour channel by more
+  than ``pixel_threshold`` since the previous frame. Above ``motion_share`` counts as
   motion (dice tumbling, a hand in the tray); below it the tray is still.
 - A roll *starts* with motion after ``arm()``. Dice that were lying still when it was armed
   are never reported: something has to move first (``require_motion=False`` turns that off).
@@ -37,6 +38,7 @@ from typing import Callable
 
 import numpy as np
 
+from .segment import even_exposure
 from .types import DiceReading
 
 IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
@@ -108,7 +110,9 @@ class SettleDetector:
         # Linear resizing of a frame blurred first: as steady as area averaging, much cheaper.
         small = cv2.resize(cv2.blur(small, (3, 3)) if f < 0.5 else small,
                            (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_LINEAR)
-        small = cv2.GaussianBlur(small, (3, 3), 0)
+        # (Brightened as the readers brighten an underexposed frame: in a dim room a die's
+        # last tumbles change the frame too little to pass ``pixel_threshold`` otherwise.)
+        small = even_exposure(cv2.GaussianBlur(small, (3, 3), 0))
         prev, self._prev = self._prev, small
         if prev is None or prev.shape != small.shape:
             return 0.0
