@@ -116,6 +116,21 @@ def test_real_dice_in_a_dim_room_are_read():
     assert right >= 0.9
 
 
+def test_a_calibration_in_a_dim_room_measures_what_a_bright_room_does():
+    # ``companion calibrate`` from four webcam frames, taken in good light and at 0.35 of
+    # it: the same tray region and slant. (Unbrightened, the dim frames gave no tray and a
+    # slant of 1.28 for 1.19.)
+    from companion.vision.setup import measure_setup
+
+    names = ["IMG_20191208_111316.jpg", "IMG_20191208_112219.jpg", "IMG_20191208_112826.jpg",
+             "IMG_20191209_095706.jpg"]
+    bright, dim = (measure_setup([_photo(name, frame="640x480", jpeg=80, exposure=exposure)[0]
+                                  for name in names]) for exposure in (1.0, 0.35))
+    assert bright.tray is not None and dim.tray is not None
+    assert max(abs(a - b) for a, b in zip(bright.tray, dim.tray)) < 0.02
+    assert abs(bright.stretch[1] - dim.stretch[1]) < 0.03
+
+
 def test_white_ones_on_the_pale_tray_are_read():
     # Eight 1s, two of them white dice whose outline the pale tray hides: only their pip
     # shows, which the pip reader alone takes for no evidence of a die. The face network,

@@ -9,7 +9,7 @@ import numpy as np
 
 from .calibration import Calibration, CalibrationError
 from .pips import find_pips
-from .segment import working_image
+from .segment import even_exposure, working_image
 from .slant import MIN_PIPS, stretch_for
 
 
@@ -49,11 +49,13 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
     trays, sizes, lights, pips = [], [], [], []
     for frame in frames:
         img, scale = working_image(frame)
-        region = tray_region(img)
+        # (The tray and the pips as the reader sees them: a dim room's frame brightened.)
+        bright = even_exposure(img)
+        region = tray_region(bright)
         if region is not None:
             trays.append(region)
         # The pips of every frame together: a steadier measure of the slant than one frame's.
-        pips += find_pips(img, pip_kernel(img))
+        pips += find_pips(bright, pip_kernel(bright))
         reading = read_dice(frame)
         sizes += reading.die_sizes
         x, y, rw, rh = region or [0, 0, 1, 1]
