@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -259,11 +259,21 @@ def _ones_among_pipless(reading: DiceReading, pipless: list[tuple[float, float]]
     if len(pipless) < 2 or not reading.die_sizes:
         return reading
     side = reading.die_side
+
+    def doubt(d: Die) -> str | None:
+        beside = sum(0.7 * side < math.hypot(d.x - x, d.y - y) < 1.6 * side for x, y in pipless)
+        return "a 1 among lettered keys (a keyboard?)" if d.value == 1 and beside >= 2 else None
+
+    return _doubted(reading, doubt)
+
+
+def _doubted(reading: DiceReading, doubt: Callable[[Die], str | None]) -> DiceReading:
+    """``reading`` with each die for which ``doubt`` gives a reason made uncertain for it."""
     out = DiceReading([], list(reading.uncertain), reading.die_sizes, reading.leads)
     for d in reading.dice:
-        beside = sum(0.7 * side < math.hypot(d.x - x, d.y - y) < 1.6 * side for x, y in pipless)
-        if d.value == 1 and beside >= 2:
-            out.uncertain.append(Uncertain(d.x, d.y, "a 1 among lettered keys (a keyboard?)"))
+        reason = doubt(d)
+        if reason:
+            out.uncertain.append(Uncertain(d.x, d.y, reason))
         else:
             out.dice.append(d)
     return out
@@ -291,12 +301,11 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
     img, tray = colours.frame, colours.tray
     h, w = img.shape[:2]
     taken = [(d.x, d.y) for d in reading.dice]
-    out = DiceReading([], list(reading.uncertain), reading.die_sizes, reading.leads)
     half = int(2.2 * side) + 1
-    for d in reading.dice:
+
+    def doubt(d: Die) -> str | None:
         if not asked(d):
-            out.dice.append(d)
-            continue
+            return None
         x0, y0 = max(0, int(d.x) - half), max(0, int(d.y) - half)
         x1, y1 = min(w, int(d.x) + half + 1), min(h, int(d.y) + half + 1)
         xs = np.clip(np.rint(d.x + 0.3 * side * _RING12_COS).astype(int), 0, w - 1)
@@ -326,11 +335,9 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
             if any(math.hypot(cx - tx, cy - ty) < 0.5 * side for tx, ty in taken):
                 continue
             like += 1
-        if like >= 2:
-            out.uncertain.append(Uncertain(d.x, d.y, f"a {d.value} among squares like it (keys of a keyboard?)"))
-        else:
-            out.dice.append(d)
-    return out
+        return f"a {d.value} among squares like it (keys of a keyboard?)" if like >= 2 else None
+
+    return _doubted(reading, doubt)
 
 
 def _logo_faces(reading: DiceReading, value: int) -> DiceReading:
