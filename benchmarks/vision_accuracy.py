@@ -91,6 +91,8 @@ def main(argv=None) -> int:
                     "by a camera this many degrees from overhead (not squeezed)")
     ap.add_argument("--exposure", type=float, default=1.0, help="darken each frame to this share of "
                     "the photo's light (0.6: an underexposed camera), before its JPEG")
+    ap.add_argument("--blur", type=float, default=0.0, help="soften each frame as a webcam's lens does: "
+                    "a Gaussian of this sigma in frame pixels (0.6: a soft webcam), before its JPEG")
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
                     help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
@@ -103,6 +105,8 @@ def main(argv=None) -> int:
         ap.error("--tilt needs --frame (the size of the camera's frames)")
     if args.exposure <= 0:
         ap.error("--exposure is a share of the light: over 0")
+    if args.blur < 0:
+        ap.error("--blur is a sigma in pixels: 0 or more")
 
     import cv2
     from companion.vision import face_net
@@ -126,7 +130,7 @@ def main(argv=None) -> int:
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h)
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
-                               args.exposure)
+                               args.exposure, args.blur)
         t0 = time.perf_counter()
         reading = read_dice(img)
         t_read += time.perf_counter() - t0
@@ -141,7 +145,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else ""))
     print(f"read correctly   {pct(tot['correct']):6.2f} %  ({tot['correct']})")
     wrong = tot["wrong"] + tot["phantom"]
