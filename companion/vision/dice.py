@@ -966,10 +966,12 @@ class FaceFinder:
         if self.read_pip_radii:
             # Worth a second look only if pip-sized and round, as a 1's pip is (often
             # bigger than the other faces' pips; specks on the tray are smaller), and not
-            # the inside of a letter's loop.
+            # the inside of a letter's loop. (Down to 0.65 of the pips read: in a soft frame
+            # the dice with small pips are the first to go unread, so those read have
+            # bigger pips than the frame's lone 1s may.)
             r = float(statistics.median(self.read_pip_radii))
             reading.leads += [(float(self.xy[i, 0]), float(self.xy[i, 1])) for i in self._lone
-                              if 0.8 * r <= self.r[i] <= 2.2 * r and self.ratio[i] >= 0.7
+                              if 0.65 * r <= self.r[i] <= 2.2 * r and self.ratio[i] >= 0.7
                               and not self._hole(i)]
         if self.fg is not None and reading.uncertain:
             self._reread_blobs(reading)
