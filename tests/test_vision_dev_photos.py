@@ -130,6 +130,16 @@ def test_a_calibration_in_a_dim_room_measures_what_a_bright_room_does():
     assert abs(bright.stretch[1] - dim.stretch[1]) < 0.03
 
 
+def test_a_white_two_whose_pips_do_not_link_is_read_once():
+    # A cream 2 on the pale tray, in a webcam frame compressed at JPEG quality 75: its two
+    # pips do not link into a face, so each is a lone round spot the network is asked
+    # about. A view centred on one pip sees the die off its centre, and the network was
+    # sure of a 2 in one such view as well as around the die's blob: the 2 was read twice.
+    # Where nothing but the network speaks for a die it must be sure in two views.
+    img, labels = _photo("IMG_20191209_100116.jpg", frame="640x480", jpeg=75)
+    _assert_read(img, labels, [(2, 376, 183)])
+
+
 @pytest.mark.parametrize("frame", [{}, {"frame": "640x480", "blur": 0.6, "jpeg": 80}],
                          ids=["photo", "soft webcam frame"])
 def test_white_ones_on_the_pale_tray_are_read(frame):

@@ -224,19 +224,22 @@ class _SureIn:
         return out
 
 
-@pytest.mark.parametrize("touching, sure_views, read", [
-    (False, [(100, 100, 40)], True),
-    (True, [(100, 100, 40)], False),
-    (True, [(100, 100, 40), (100, 100, 48)], True),
+@pytest.mark.parametrize("place", ["blob", "lone spot"])
+@pytest.mark.parametrize("sure_views, read", [
+    ([(100, 100, 40)], False),
+    ([(100, 100, 40), (100, 100, 48)], True),
 ])
-def test_a_die_touching_one_read_needs_the_network_sure_in_two_views(touching, sure_views, read):
-    # A die leaning on one read already, its pips not found: the reader asks the network
-    # about the part of their blob off the die read. A view shifted onto the die read
-    # beside it may see that die's face there, so one sure view is not enough: at least two
-    # (here: two crop sizes) must agree. Elsewhere, on a blob of its own, one sure view is.
+def test_a_die_only_the_network_speaks_for_needs_it_sure_in_two_views(place, sure_views, read):
+    # A place where the pips showed no die: a blob on the tray (or the part of a blob off a
+    # die read, where another may lean on it), or a lone round spot (a white 1 on a pale
+    # tray shows no more). One view can be fooled there -- a crop centred on one pip of a
+    # 2 whose pips did not link can look like a 1, a view shifted onto the die read beside
+    # it can see that die's face -- so one sure view is not enough: at least two (here: two
+    # crop sizes) must agree.
     frame = np.zeros((200, 200, 3), np.uint8)
-    reading = DiceReading([Die(4, 140, 100, 0.9)], [], [40.0])
-    places = {"touching": [(100, 100)]} if touching else {"candidates": [(100, 100)]}
+    leads = [(100, 100)] if place == "lone spot" else []
+    reading = DiceReading([Die(4, 140, 100, 0.9)], [], [40.0], leads)
+    places = {"candidates": [(100, 100)]} if place == "blob" else {}
     net = _SureIn({(140, 100, 40): 4, **{view: 5 for view in sure_views}})
     checked = second_opinion(frame, reading, net=net, **places)
     assert sorted((d.value, d.x, d.y) for d in checked.dice) == [(4, 140, 100)] + ([(5, 100, 100)] if read else [])

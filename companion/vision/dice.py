@@ -43,15 +43,15 @@ part of a whole face, it must read that face's value; an uncertain spot, a die-s
 where nothing was reported, or a lone round spot (all a white 1 on a pale tray shows)
 becomes a die only when the network is all but sure of its value, and not of a value the
 pips there rule out (a lone pip off its die's centre, with something showing opposite it,
-is no 1: every other face is symmetric about its centre); the part of a blob off a die
-read (another die leaning on it) only when the network is all but sure of its value in
-two views at least. An uncertain spot left on a die read, where the network is all but
-sure of that die's face, is that die again: it is not reported. A 1 read beside two or
-more die-sized bodies with marks on them that are no pips, or nothing, is a key among the
-lettered keys of a keyboard more likely than a die: it is uncertain; so is a 1, or a die
-only the network read, with two or more squares of its own colour and size beside it on
-which no die was read (keys with no mark found on them). A calibrated logo face
-is read as its value, unless the network sees a pip face there.
+is no 1: every other face is symmetric about its centre); where nothing but the network
+speaks for a die (the blob, the part of a blob off a die read, the lone spot), it must be
+all but sure in two views at least. An uncertain spot left on a die read, where the
+network is all but sure of that die's face, is that die again: it is not reported. A 1
+read beside two or more die-sized bodies with marks on them that are no pips, or nothing,
+is a key among the lettered keys of a keyboard more likely than a die: it is uncertain;
+so is a 1, or a die only the network read, with two or more squares of its own colour and
+size beside it on which no die was read (keys with no mark found on them). A calibrated
+logo face is read as its value, unless the network sees a pip face there.
 
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
@@ -146,11 +146,11 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
     if cal.die_size and not reading.die_sizes:
         reading.die_sizes.append(die)
-    blobs, touching = _unreported_blobs(colours.fg, reading, stretch)
+    blobs = _unreported_blobs(colours.fg, reading, stretch)
     # (before the network reads any of them)
     pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
     by_pips = {(d.x, d.y) for d in reading.dice}
-    reading = second_opinion(img, reading, blobs, touching=touching,
+    reading = second_opinion(img, reading, blobs,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
                              confirm_only=possible_sides(reading, stretch, BODILESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
@@ -166,13 +166,13 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
 
 
 def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[float, float] | None = None
-                      ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+                      ) -> list[tuple[float, float]]:
     """Places on things off the tray with nothing reported on them, where the face network
     may find a die the pips did not show (a lone pip too small to trust, a white die the
     mask hardly sees): the centre of a blob shaped like one die, and a grid half a die apart
     over a blob of a few dice touching. (Bigger blobs are left alone: a grid over a card
-    with lines of text on it found a 6 there.) And, apart, the places touching a die
-    already reported: where a blob the size of one or two dice has its centre on a die
+    with lines of text on it found a 6 there.) And the places touching a die already
+    reported: where a blob the size of one or two dice has its centre on a die
     reported, the centre of the part of it off that die, if that part is over 0.4 of a
     die's area (a die leaning on it, whose pips were not found).
 
@@ -180,7 +180,7 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
     and the sides below it, taller by ``slant.side_drop`` die sides: the blob sizes allow for that, and
     the sides of a die already reported are not looked at again."""
     if not reading.die_sizes:
-        return [], []
+        return []
     side = reading.die_side
     reach = side_drop(stretch) if stretch else 0.0
     along_y = bool(stretch) and stretch[1] > stretch[0]
@@ -203,7 +203,7 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
         return ok
 
     one_die = side * side * (1 + reach)
-    out, touching = [], []
+    out = []
     # The blobs: each outer outline's box, labelled on its own (labelling the whole frame,
     # most of it tray, costs several times more), in raster order.
     outlines, nesting = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -228,7 +228,7 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
             if not free(xs.mean(keepdims=True), ys.mean(keepdims=True))[0]:
                 off = free(xs, ys)
                 if np.count_nonzero(off) > 0.4 * side * side:
-                    touching.append((float(xs[off].mean()), float(ys[off].mean()) - shift))
+                    out.append((float(xs[off].mean()), float(ys[off].mean()) - shift))
                 continue
             contour = max(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
                           key=cv2.contourArea)
@@ -246,7 +246,7 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
         if points:
             keep = free(*np.array(points).T)
             out += [p for p, ok in zip(points, keep) if ok]
-    return out, touching
+    return out
 
 
 def _ones_among_pipless(reading: DiceReading, pipless: list[tuple[float, float]]) -> DiceReading:

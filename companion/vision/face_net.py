@@ -201,7 +201,7 @@ DIE_SIZE_SPREAD = 1.5
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
                    look_above: Collection[str] = (), bodiless: Collection[str] = (),
-                   confirm_only: Collection[Uncertain] = (), touching=()):
+                   confirm_only: Collection[Uncertain] = ()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network gives its value some support
@@ -226,12 +226,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       other pips were missed, or a lone pip centred on its die is a 1 but for the marks
       around it (``Uncertain.whole``), the network reading that face's value at its centre
       at ``AGREE`` makes it a die too, unless the two ways read different values;
-    - ``candidates`` [(x, y)], places where nothing was reported but a die may lie, and the
+    - ``candidates`` [(x, y)], places where nothing was reported but a die may lie (a
+      blob, or its part off a die reported, where another die may lean on it), and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
-      die only at ``ACCEPT``; otherwise they add nothing (they are not evidence of a die).
-      ``touching`` [(x, y)], places beside a die reported where another die may lean on
-      it, need more: the network must read the value at ``ACCEPT`` in two views at least
-      (``_Spot.views``), since one view shifted towards the die reported may see its face.
+      die only where the network reads its value at ``ACCEPT`` in two views at least
+      (``_Spot.views``); otherwise they add nothing (they are not evidence of a die).
     Nothing becomes a die where a die was read, or disputed, already; and an uncertain
     spot on a die read (within half a side of it), around which the network is sure
     (``ACCEPT``) of that die's very face, is that die seen again (more of its pips, its
@@ -263,13 +262,15 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         pattern = (_BESIDE if fuller else _CENTRED) if u.hint is not None \
             else _AROUND_ABOVE if u.reason in look_above else _AROUND
         spots.append(_Spot(u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE, pattern, fuller))
-    spots += [_Spot(x, y, None, ACCEPT, _AROUND) for x, y in candidates]
-    spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in touching]
+    # Where nothing but the network speaks for a die, one view may be fooled: a crop
+    # centred on one pip of a 2 whose pips did not link can look like a 1, and one shifted
+    # onto a die beside the place can see that die's face. Two views must agree.
+    spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in candidates]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
-    looked = [*taken, *candidates, *touching]
+    looked = [*taken, *candidates]
     for x, y in reading.leads:
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
-            spots.append(_Spot(x, y, None, ACCEPT, _CENTRED))
+            spots.append(_Spot(x, y, None, ACCEPT, _CENTRED, views=2))
             looked.append((x, y))
     # The whole faces some uncertain spots' pips are part of, each looked at as a die's centre.
     owners = [k for k, u in enumerate(reading.uncertain) if u.whole is not None]
