@@ -562,6 +562,48 @@ def test_coins_in_a_dim_room_are_read_with_a_bright_rooms_calibration(coin_cal):
     assert [f for _, f in got] == [f for _, f in want]
 
 
+def test_coins_in_a_soft_compressed_webcam_frame_are_read(coin_cal):
+    # A soft lens (blur 0.6 px) and a JPEG at quality 75 leave a coin's outline ragged:
+    # its own perimeter grows, so a roundness measured on it fell below a circle's and
+    # the coin was not reported at all. Measured on the outline's hull, it stays round.
+    for seed in range(100, 104):
+        frame, truth = render_scene([2, 6], ["heads", "tails", "tails"], seed=seed, light=0.6)
+        soft = cv2.GaussianBlur(frame, (0, 0), 0.6)
+        frame = cv2.imdecode(cv2.imencode(".jpg", soft, [cv2.IMWRITE_JPEG_QUALITY, 75])[1], cv2.IMREAD_COLOR)
+        reading = read_coins(frame, coin_cal)
+        got = sorted((round(c.x), c.face) for c in reading.coins)
+        want = sorted((round(x), f) for f, x, y, r in truth["coins"])
+        assert [f for _, f in got] == [f for _, f in want]
+
+
+def _coins_drawn(draw, seed=3):
+    """A frame with two dice and what ``draw(canvas, r)`` puts at (300, 240), ``r`` the
+    rendered coins' radius (the renderer's canvas, as ``render_scene``'s ``extra``)."""
+    r = 480 / 11 / 2 * 1.3
+    return render_scene([3, 5], seed=seed, extra=lambda canvas: draw(canvas, r))[0]
+
+
+@pytest.mark.parametrize("apart", [1.0, 1.4, 1.8])
+def test_coins_lying_on_one_another_are_reported_not_read(coin_cal, apart):
+    # Two coins, one on the other (centres ``apart`` coin radii apart): neither face can be
+    # told, and the blob they make is neither a round coin nor a coin on edge.
+    frame = _coins_drawn(lambda c, r: (c.coin("heads", 300, 240, r, 0.3), c.coin("tails", 300 + apart * r, 240, r, 1.0)))
+    reading = read_coins(frame, coin_cal)
+    assert reading.coins == []
+    assert [u.reason for u in reading.uncertain] == ["overlapping coins"]
+
+
+@pytest.mark.parametrize("ratio", [0.2, 0.35, 0.5])
+def test_a_coin_on_edge_or_tilted_is_reported_not_read(coin_cal, ratio):
+    # A coin leaning on the tray wall or on a die shows as an ellipse ``ratio`` as wide as
+    # long; the dice beside it are no coins.
+    frame = _coins_drawn(lambda c, r: c.ellipse(300, 240, r, r * ratio, 30, (90, 160, 190)))
+    reading = read_coins(frame, coin_cal)
+    assert reading.coins == []
+    assert [(u.reason, round(u.x / 10), round(u.y / 10)) for u in reading.uncertain] == \
+        [("coin on edge or tilted", 30, 24)]
+
+
 def test_coins_without_calibration_are_uncertain_not_guessed():
     reading = read_coins(render_tray([], ["heads", "tails"], seed=4), None)
     assert reading.coins == []

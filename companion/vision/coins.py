@@ -6,8 +6,10 @@ rotation-invariant description of the coin's face (brightness and edge density i
 from the centre, and how much each ring varies around the circle), compared with what
 ``calibrate_coins`` learnt from a few photos of each face of the user's coin. Real coins
 differ by country, so there is no built-in coin: without a calibration every coin found is
-reported as uncertain. An elongated blob of coin size (a coin on edge) or two merged
-circles (overlapping coins) are reported as uncertain too.
+reported as uncertain. A coin on edge or tilted (an ellipse, which fills pi/4 of its box
+where a die fills nearly all of it) and coins lying on one another (a blob that two or
+three discs of one size cover, where any disc that fits in a die leaves its corners) are
+reported as uncertain too.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ RINGS = 6
 
 
 def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float]], list[Uncertain]]:
-    """Round blobs ``(x, y, r)`` in working-image pixels, and coin-like blobs that are not
-    round enough to read."""
+    """Round blobs ``(x, y, r)`` in working-image pixels, and coin-like blobs that cannot be
+    read: a coin on edge or tilted (an ellipse), and coins lying on one another (a blob that
+    discs of one size cover, two or more of them). Dice, square, are neither."""
     mask = foreground_mask(img)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     side = min(img.shape[:2])
@@ -38,21 +41,54 @@ def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float]], 
         if area < (side / 60) ** 2 * math.pi or area > (side / 4) ** 2 * math.pi:
             continue
         (x, y), r = cv2.minEnclosingCircle(c)
-        per = cv2.arcLength(c, True)
+        hull = cv2.convexHull(c)
+        solidity = area / max(cv2.contourArea(hull), 1e-6)
+        # Roundness from the hull's perimeter: a JPEG's blocks and a soft lens make the
+        # outline ragged, which lengthens its own perimeter but not its hull's.
+        per = cv2.arcLength(hull, True)
         circularity = 4 * math.pi * area / max(per * per, 1e-6)
         fill = area / (math.pi * r * r)
-        if circularity > 0.82 and fill > 0.8:
+        if circularity > 0.85 and fill > 0.8 and solidity > 0.9:
             circles.append((x, y, math.sqrt(area / math.pi)))
-        elif len(c) >= 5:
-            (ex, ey), (ea, eb), _ = cv2.fitEllipse(c)
-            ratio = min(ea, eb) / max(ea, eb, 1e-6)
-            hull = cv2.convexHull(c)
-            solidity = area / max(cv2.contourArea(hull), 1e-6)
-            if 0.15 < ratio < 0.75 and solidity > 0.9 and fill < 0.7:
-                odd.append(Uncertain(ex, ey, "coin on edge or tilted"))
-            elif solidity < 0.9 and circularity > 0.5:
-                odd.append(Uncertain(x, y, "overlapping coins"))
+            continue
+        (bx, by), (bw, bh), _ = cv2.minAreaRect(c)
+        ratio = min(bw, bh) / max(bw, bh, 1e-6)
+        # An ellipse fills pi/4 of its box; a die (a rounded square), or two side by side,
+        # nearly all of it.
+        box_fill = area / max(bw * bh, 1e-6)
+        if _discs_covering(c) >= 2:
+            odd.append(Uncertain(x, y, "overlapping coins"))
+        elif 0.15 < ratio < 0.75 and box_fill < 0.84 and solidity > 0.9:
+            odd.append(Uncertain(bx, by, "coin on edge or tilted"))
     return circles, odd
+
+
+def _discs_covering(contour: np.ndarray) -> int:
+    """How many discs of one size (within a fifth) cover the blob of ``contour`` all but its
+    last 8 %, each centred where the blob is widest among what the others leave: 2-3 for
+    coins lying on one another, 0 for anything else (a die's corners stay uncovered by
+    any disc that fits in it)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 1, cv2.FILLED, offset=(1 - x, 1 - y))
+    depth = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    left = blob.astype(bool)
+    total = int(left.sum())
+    radius = None
+    for n in range(1, 4):
+        d = np.where(left, depth, 0)
+        cy, cx = np.unravel_index(int(np.argmax(d)), d.shape)
+        r = float(depth[cy, cx])
+        if radius is None:
+            radius = r
+        elif r < 0.8 * radius:
+            return 0
+        disc = np.zeros_like(blob)
+        cv2.circle(disc, (int(cx), int(cy)), int(round(r)) + 1, 1, -1)
+        left &= ~disc.astype(bool)
+        if left.sum() <= 0.08 * total:
+            return n
+    return 0
 
 
 def coin_features(img: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
