@@ -74,7 +74,7 @@ import numpy as np
 from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
-from .segment import background, colour_space, even_exposure, foreground_mask, working_image
+from .segment import background, colour_space, even_exposure, foreground_mask, tray_region, working_image
 from .slant import possible_sides, side_drop, side_faces, stretch_for, toward_camera
 from .types import DiceReading, Die, Uncertain
 
@@ -118,7 +118,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     img, scale = working_image(frame)
     offset = (0, 0)
     if cal.tray is not None:
-        img, offset = _crop(img, cal.tray)
+        img, offset = tray_region(img, cal.tray)
     img = even_exposure(img)
     if cal.die_size:
         # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die; the
@@ -381,16 +381,6 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
         # found nothing but a letter looks like a 1 to the network.)
         reading.uncertain.append(Uncertain(float(x), float(y), NO_PIPS_REASON, rules_out=(1,)))
     return reading
-
-
-def _crop(img: np.ndarray, tray) -> tuple[np.ndarray, tuple[int, int]]:
-    h, w = img.shape[:2]
-    x0, y0 = int(tray[0] * w), int(tray[1] * h)
-    x1, y1 = int((tray[0] + tray[2]) * w), int((tray[1] + tray[3]) * h)
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-    if x1 - x0 < 16 or y1 - y0 < 16:
-        return img, (0, 0)
-    return img[y0:y1, x0:x1], (x0, y0)
 
 
 def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,

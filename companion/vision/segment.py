@@ -41,6 +41,18 @@ def working_image(frame: np.ndarray, work_side: int = WORK_SIDE) -> tuple[np.nda
     return img, scale
 
 
+def tray_region(img: np.ndarray, tray) -> tuple[np.ndarray, tuple[int, int]]:
+    """The part of ``img`` inside a calibration's ``tray`` ([x, y, w, h] as fractions), and
+    its top-left corner; the whole image where that part would be under 16 px."""
+    h, w = img.shape[:2]
+    x0, y0 = int(tray[0] * w), int(tray[1] * h)
+    x1, y1 = int((tray[0] + tray[2]) * w), int((tray[1] + tray[3]) * h)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return img, (0, 0)
+    return img[y0:y1, x0:x1], (x0, y0)
+
+
 def even_exposure(img: np.ndarray) -> np.ndarray:
     """The frame brightened, if its brightest things (the 99th percentile of each pixel's
     brightest channel: a glint does not count) are below ``BRIGHT_LEVEL``, by the gain that
