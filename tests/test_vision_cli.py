@@ -66,6 +66,29 @@ def test_coins_calibrate_then_read(images, capsys, tmp_path):
     assert all(set(c) == {"face", "x", "y", "r", "confidence"} for c in obj["coins"])
 
 
+def test_coins_calibrate_keeps_the_slant_the_setup_measured(capsys, tmp_path):
+    # ``companion calibrate`` wrote the camera's slant (40 degrees from overhead) to the
+    # file; the coin photos, taken with that camera, are read at that slant, and so are
+    # the frames.
+    cal = tmp_path / "setup.json"
+    cal.write_text(json.dumps({"stretch": [1.0, 1.305]}))
+    paths = {}
+    for face, seeds in (("heads", (0, 1)), ("tails", (5, 6))):
+        paths[face] = [str(tmp_path / f"{face}{s}.png") for s in seeds]
+        for path, s in zip(paths[face], seeds):
+            cv2.imwrite(path, render_tray([], [face], seed=s, slant=40))
+    assert main(["coins", "calibrate", "--heads", *paths["heads"], "--tails", *paths["tails"],
+                 "--out", str(cal)]) == 0
+    saved = json.loads(cal.read_text())
+    assert saved["stretch"] == saved["coin"]["stretch"] == [1.0, 1.305]
+    frame = str(tmp_path / "frame.png")
+    cv2.imwrite(frame, render_tray([4], ["heads", "tails", "tails"], seed=9, slant=40))
+    capsys.readouterr()
+    assert main(["coins", "read", frame, "--json", "--calibration", str(cal)]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert sorted(c["face"] for c in obj["coins"]) == ["heads", "tails", "tails"]
+
+
 def test_coins_read_with_corrupt_calibration_is_refused(images, capsys, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{oops")

@@ -604,6 +604,43 @@ def test_a_coin_on_edge_or_tilted_is_reported_not_read(coin_cal, ratio):
         [("coin on edge or tilted", 30, 24)]
 
 
+def _faces_read(reading, truth):
+    """(faces read, faces there), each sorted by x; the positions must match to 4 px."""
+    got = sorted((c.x, c.y, c.face) for c in reading.coins)
+    want = sorted((x, y, f) for f, x, y, r in truth["coins"])
+    assert all(abs(a[0] - b[0]) < 4 and abs(a[1] - b[1]) < 4 for a, b in zip(got, want))
+    return [f for *_, f in got], [f for *_, f in want]
+
+
+@pytest.mark.parametrize("slant", [40, 55])
+def test_coins_seen_at_a_slant_are_read_after_calibrating_with_that_camera(slant):
+    # A webcam on the desk, ``slant`` degrees from overhead: every coin lying flat is the
+    # same squashed ellipse, neither round nor a coin on edge. (The calibration found no
+    # coin in its photos, and no coin was read.) ``companion coins calibrate``, from
+    # photos taken with that camera, measures the squash from the coins and reads them,
+    # and the frames, stretched back.
+    heads = [render_tray([], ["heads", "heads"], seed=s, slant=slant) for s in range(3)]
+    tails = [render_tray([], ["tails", "tails"], seed=s + 10, slant=slant) for s in range(3)]
+    model = calibrate_coins(heads, tails)
+    assert model["stretch"][0] == 1.0
+    assert model["stretch"][1] == pytest.approx(1 / math.cos(math.radians(slant)), rel=0.03)
+    for seed in range(100, 104):
+        frame, truth = render_scene([2, 6], ["heads", "tails", "tails"], seed=seed, light=0.6, slant=slant)
+        got, want = _faces_read(read_coins(frame, Calibration(coin=model)), truth)
+        assert got == want
+
+
+def test_a_coin_learnt_from_overhead_is_read_at_the_slant_the_setup_measured(coin_cal):
+    # The coin taught from photos taken overhead; the camera then put at 40 degrees, and
+    # ``companion calibrate`` measured its slant: the coins are read in the frame
+    # stretched back by it, round again, as the calibration photos showed them.
+    stretch = [1.0, round(1 / math.cos(math.radians(40)), 3)]
+    cal = Calibration(coin=coin_cal.coin, stretch=stretch)
+    frame, truth = render_scene([2, 6], ["heads", "tails", "tails"], seed=101, light=0.6, slant=40)
+    got, want = _faces_read(read_coins(frame, cal), truth)
+    assert got == want
+
+
 def test_coins_without_calibration_are_uncertain_not_guessed():
     reading = read_coins(render_tray([], ["heads", "tails"], seed=4), None)
     assert reading.coins == []
@@ -633,6 +670,9 @@ def test_calibration_round_trip_and_bad_files(tmp_path):
     (tmp_path / "flat.json").write_text('{"stretch": [1.0, 0]}')
     with pytest.raises(CalibrationError, match="stretch"):
         Calibration.load(tmp_path / "flat.json")
+    (tmp_path / "coin.json").write_text('{"coin": {"stretch": "tall"}}')
+    with pytest.raises(CalibrationError, match="coin stretch"):
+        Calibration.load(tmp_path / "coin.json")
 
 
 def test_calibration_measures_the_slant_so_a_lone_die_is_read():

@@ -12,7 +12,8 @@ points at it). Every field is optional: an empty calibration means "assume nothi
 - ``stretch``: [fx, fy], how much a camera at a slant squashed the top faces along x and y
   (1.0 each from overhead): frames are stretched by it before reading (see ``slant.py``),
   instead of by what each frame's few pips suggest.
-- ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``).
+- ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``), with the
+  ``stretch`` its photos were read at.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+
+def _is_stretch(value) -> bool:
+    return isinstance(value, list) and len(value) == 2 and \
+        all(isinstance(v, (int, float)) and 1.0 <= v <= 3.0 for v in value)
 
 
 class CalibrationError(ValueError):
@@ -49,12 +55,12 @@ class Calibration:
             raise CalibrationError(f"logo_value must be 1-6, not {self.logo_value!r}")
         if self.die_size is not None and not (isinstance(self.die_size, (int, float)) and self.die_size > 0):
             raise CalibrationError(f"die_size must be a positive number, not {self.die_size!r}")
-        if self.stretch is not None and not (
-                isinstance(self.stretch, list) and len(self.stretch) == 2
-                and all(isinstance(v, (int, float)) and 1.0 <= v <= 3.0 for v in self.stretch)):
+        if self.stretch is not None and not _is_stretch(self.stretch):
             raise CalibrationError(f"stretch must be [fx, fy], each 1.0-3.0, not {self.stretch!r}")
         if self.coin is not None and not isinstance(self.coin, dict):
             raise CalibrationError("coin must be an object")
+        if self.coin is not None and not _is_stretch(self.coin.get("stretch", [1.0, 1.0])):
+            raise CalibrationError(f"coin stretch must be [fx, fy], each 1.0-3.0, not {self.coin['stretch']!r}")
         return self
 
     def to_dict(self) -> dict:

@@ -10,6 +10,12 @@ reported as uncertain. A coin on edge or tilted (an ellipse, which fills pi/4 of
 where a die fills nearly all of it) and coins lying on one another (a blob that two or
 three discs of one size cover, where any disc that fits in a die leaves its corners) are
 reported as uncertain too.
+
+A camera at a slant squashes every coin lying flat into the same ellipse. Coins are read in
+the frame stretched back until they are round, as the dice are: by the slant ``companion
+calibrate`` measured (the calibration's ``stretch``), or else by the one ``calibrate_coins``
+measured from the coins in its photos (``model["stretch"]``), which are taken with the
+camera in place. Within the calibration's tray region only, if it has one.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, CalibrationError
-from .segment import even_exposure, foreground_mask, working_image
+from .segment import even_exposure, foreground_mask, tray_region, working_image
 from .types import Coin, CoinReading, Uncertain
 
 PATCH = 64      # coins are compared at this size (px across)
@@ -123,15 +129,70 @@ def coin_features(img: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
     return np.array(feats, np.float32)
 
 
-def calibrate_coins(heads: Sequence[np.ndarray], tails: Sequence[np.ndarray]) -> dict:
-    """Learn a coin's two faces from photos (each showing one or more coins of that face).
-    Returns the ``coin`` section of a Calibration. Raises CalibrationError if a photo holds
-    no coin."""
+def _coin_view(frame: np.ndarray, stretch=None, tray=None):
+    """``frame`` as coins are read in it: at the working size, cut to the ``tray`` region,
+    brightened (``even_exposure``) and stretched back from the camera's slant by
+    ``stretch`` [fx, fy]; and the function taking (x, y, r) there to the frame's pixels."""
+    img, scale = working_image(frame)
+    offset = (0, 0)
+    if tray is not None:
+        img, offset = tray_region(img, tray)
+    # (a dim room's coins stand out from the tray as little as its dice: brightened alike)
+    img = even_exposure(img)
+    sx, sy = (float(v) for v in stretch) if stretch else (1.0, 1.0)
+    if (sx, sy) != (1.0, 1.0):
+        img = cv2.resize(img, (round(img.shape[1] * sx), round(img.shape[0] * sy)),
+                         interpolation=cv2.INTER_LINEAR)
+
+    def to_frame(x: float, y: float, r: float = 0.0) -> tuple[float, float, float]:
+        # (a radius as the coin's longest, unsquashed, extent in the frame)
+        return (x / sx + offset[0]) / scale, (y / sy + offset[1]) / scale, r / min(sx, sy) / scale
+
+    return img, to_frame
+
+
+def measure_slant(frames: Sequence[np.ndarray]) -> list[float] | None:
+    """The stretch [fx, fy] that makes the coins lying flat in ``frames`` round again (a
+    camera at a slant squashes each into the same upright ellipse, whichever way the coin
+    is turned), or None when they are round already (within 5 %) or no coin shows. The
+    median over every coin-like blob: a coin on edge among them does not sway it."""
+    tall = []
+    for frame in frames:
+        img = even_exposure(working_image(frame)[0])
+        mask = foreground_mask(img)
+        side = min(img.shape[:2])
+        for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+            area = cv2.contourArea(c)
+            if not (side / 60) ** 2 * math.pi < area < (side / 4) ** 2 * math.pi:
+                continue
+            hull = cv2.convexHull(c)
+            if area < 0.9 * cv2.contourArea(hull):
+                continue   # not one convex blob (coins on one another, a hand)
+            _, _, w, h = cv2.boundingRect(c)
+            tall.append(h / w)
+    if not tall:
+        return None
+    ratio = float(np.median(tall))
+    if 0.95 <= ratio <= 1.05:
+        return None
+    stretch = [1.0, round(1.0 / ratio, 3)] if ratio < 1 else [round(ratio, 3), 1.0]
+    return stretch if max(stretch) <= 3.0 else None
+
+
+def calibrate_coins(heads: Sequence[np.ndarray], tails: Sequence[np.ndarray],
+                    stretch: Sequence[float] | None = None) -> dict:
+    """Learn a coin's two faces from photos (each showing one or more coins of that face),
+    taken with the camera in place. Returns the ``coin`` section of a Calibration, with the
+    slant it read the coins at (``stretch``: the setup's, as ``companion calibrate``
+    measured it; else measured from the coins themselves). Raises CalibrationError if a
+    photo holds no coin."""
+    if stretch is None:
+        stretch = measure_slant([*heads, *tails])
     samples = {}
     for face, frames in (("heads", heads), ("tails", tails)):
         feats = []
         for k, frame in enumerate(frames):
-            img = even_exposure(working_image(frame)[0])
+            img, _ = _coin_view(frame, stretch)
             circles, _ = find_coin_blobs(img)
             if not circles:
                 raise CalibrationError(f"no coin found in {face} photo #{k + 1}")
@@ -145,7 +206,8 @@ def calibrate_coins(heads: Sequence[np.ndarray], tails: Sequence[np.ndarray]) ->
             "tails": samples["tails"].mean(axis=0).astype(np.float64).round(4).tolist(),
             "scale": scale.astype(np.float64).round(4).tolist(),
             "spread": float(max(_dist(f, samples[face].mean(axis=0), scale)
-                                for face in samples for f in samples[face]))}
+                                for face in samples for f in samples[face])),
+            "stretch": [float(v) for v in stretch] if stretch else [1.0, 1.0]}
 
 
 def _dist(a, b, scale) -> float:
@@ -154,16 +216,19 @@ def _dist(a, b, scale) -> float:
 
 def read_coins(frame: np.ndarray, calibration: Calibration | None) -> CoinReading:
     """Find every coin in ``frame`` and say which face is up (needs a coin calibration)."""
-    img, scale = working_image(frame)
-    # (a dim room's coins stand out from the tray as little as its dice: brightened alike)
-    img = even_exposure(img)
-    circles, odd = find_coin_blobs(img)
     model = calibration.coin if calibration is not None else None
+    # The slant the setup calibration measured, else the one the coin was learnt at.
+    stretch = calibration.stretch if calibration is not None else None
+    if stretch is None and model:
+        stretch = model.get("stretch")
+    img, to_frame = _coin_view(frame, stretch, calibration.tray if calibration is not None else None)
+    circles, odd = find_coin_blobs(img)
     reading = CoinReading()
     for u in odd:
-        reading.uncertain.append(Uncertain(u.x / scale, u.y / scale, u.reason))
+        X, Y, _ = to_frame(u.x, u.y)
+        reading.uncertain.append(Uncertain(X, Y, u.reason))
     for x, y, r in circles:
-        X, Y, R = x / scale, y / scale, r / scale
+        X, Y, R = to_frame(x, y, r)
         if not model:
             reading.uncertain.append(Uncertain(X, Y, "no coin calibration (run: companion coins calibrate)"))
             continue

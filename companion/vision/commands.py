@@ -187,7 +187,8 @@ def _coins_calibrate(args) -> int:
         _err(problem)
         return 2
     try:
-        model = calibrate_coins(frames["heads"], frames["tails"])
+        # (photos taken with the camera in place: at the slant ``companion calibrate`` measured)
+        model = calibrate_coins(frames["heads"], frames["tails"], base.stretch)
     except CalibrationError as exc:
         _err(str(exc))
         return 1
