@@ -130,6 +130,27 @@ def test_a_calibration_in_a_dim_room_measures_what_a_bright_room_does():
     assert abs(bright.stretch[1] - dim.stretch[1]) < 0.03
 
 
+def test_dice_lying_in_the_tray_are_not_reported_as_coins():
+    # Down-in-one Street's dice may lie in the tray while its coins are flipped. A rounded
+    # die with its shadow is nearly as round as a coin, and does not look like the coin
+    # taught: it was reported as an unreadable coin, and the players asked about it. Where
+    # the dice reader reads a die, that blob is a die.
+    from companion.vision.calibration import Calibration
+    from companion.vision.coins import calibrate_coins, read_coins
+    from companion.vision.dice import read_dice
+    from companion.vision.render import render_tray
+
+    coin = calibrate_coins([render_tray([], ["heads"], seed=s) for s in range(2)],
+                           [render_tray([], ["tails"], seed=s + 5) for s in range(2)])
+    # (the squeeze of a 640x480 frame undone, as ``companion calibrate`` measures it)
+    cal = Calibration(coin=coin, stretch=[1.0, 1.333])
+    img, _ = _photo("IMG_20191208_112305.jpg", frame="640x480", jpeg=80)
+    dice = read_dice(img, cal).dice
+    reading = read_coins(img, cal)
+    assert reading.coins == []
+    assert not [u for u in reading.uncertain if any(abs(u.x - d.x) < 10 and abs(u.y - d.y) < 10 for d in dice)]
+
+
 def test_a_white_two_whose_pips_do_not_link_is_read_once():
     # A cream 2 on the pale tray, in a webcam frame compressed at JPEG quality 75: its two
     # pips do not link into a face, so each is a lone round spot the network is asked

@@ -9,7 +9,9 @@ differ by country, so there is no built-in coin: without a calibration every coi
 reported as uncertain. A coin on edge or tilted (an ellipse, which fills pi/4 of its box
 where a die fills nearly all of it) and coins lying on one another (a blob that two or
 three discs of one size cover, where any disc that fits in a die leaves its corners) are
-reported as uncertain too.
+reported as uncertain too, unless the dice reader reads a die there (dice may lie in the
+tray while coins are flipped, and a rounded die with its shadow is nearly as round as a
+coin).
 
 A camera at a slant squashes every coin lying flat into the same ellipse. Coins are read in
 the frame stretched back until they are round, as the dice are: by the slant ``companion
@@ -249,4 +251,27 @@ def read_coins(frame: np.ndarray, calibration: Calibration | None) -> CoinReadin
             reading.uncertain.append(Uncertain(X, Y, "heads and tails look alike here"))
             continue
         reading.coins.append(Coin("heads" if dh < dt else "tails", X, Y, R, round(min(1.0, 0.5 + margin), 3)))
+    return _without_dice(frame, calibration, reading)
+
+
+# Why a blob is reported that may be a die rather than a coin (a rounded die with its shadow
+# is nearly as round as a coin, and two side by side as long as a coin on edge).
+_NOT_THE_COIN = frozenset({"does not look like the calibrated coin", "coin on edge or tilted",
+                           "overlapping coins"})
+
+
+def _without_dice(frame: np.ndarray, calibration: Calibration | None, reading: CoinReading) -> CoinReading:
+    """``reading`` without the blobs it doubts that are dice: where the dice reader reads a
+    die (Down-in-one Street's dice may lie in the tray while its coins are flipped). The
+    dice reader runs only when such a blob was reported."""
+    doubted = [u for u in reading.uncertain if u.reason in _NOT_THE_COIN]
+    if not doubted:
+        return reading
+    from .dice import read_dice
+    dice = read_dice(frame, calibration)
+    if not dice.dice:
+        return reading
+    near = 0.75 * (dice.die_side or 0.0)
+    reading.uncertain = [u for u in reading.uncertain if u.reason not in _NOT_THE_COIN
+                         or not any(math.hypot(u.x - d.x, u.y - d.y) < near for d in dice.dice)]
     return reading
