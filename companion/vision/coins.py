@@ -6,18 +6,20 @@ rotation-invariant description of the coin's face (brightness and edge density i
 from the centre, and how much each ring varies around the circle), compared with what
 ``calibrate_coins`` learnt from a few photos of each face of the user's coin. Real coins
 differ by country, so there is no built-in coin: without a calibration every coin found is
-reported as uncertain. A coin on edge or tilted (an ellipse, which fills pi/4 of its box
-where a die fills nearly all of it) and coins lying on one another (a blob that two or
-three discs of one size cover, where any disc that fits in a die leaves its corners) are
-reported as uncertain too, unless the dice reader reads a die there (dice may lie in the
-tray while coins are flipped, and a rounded die with its shadow is nearly as round as a
-coin).
+reported as uncertain. A coin on edge or tilted (an ellipse under ``FLAT_RATIO`` as wide as
+long; an ellipse fills pi/4 of its box, where a die fills nearly all of it) and coins lying
+on one another (a blob that two or three discs of one size cover, where any disc that fits
+in a die leaves its corners) are reported as uncertain too, unless the dice reader reads a
+die there (dice may lie in the tray while coins are flipped, and a rounded die with its
+shadow is nearly as round as a coin).
 
 A camera at a slant squashes every coin lying flat into the same ellipse. Coins are read in
 the frame stretched back until they are round, as the dice are: by the slant ``companion
 calibrate`` measured (the calibration's ``stretch``), or else by the one ``calibrate_coins``
 measured from the coins in its photos (``model["stretch"]``), which are taken with the
-camera in place. Within the calibration's tray region only, if it has one.
+camera in place. A coin still an ellipse (no slant measured, or a perspective, whose far
+coins are flatter than its near ones) is made round before its face is described. Within
+the calibration's tray region only, if it has one.
 """
 
 from __future__ import annotations
@@ -34,12 +36,19 @@ from .types import Coin, CoinReading, Uncertain
 
 PATCH = 64      # coins are compared at this size (px across)
 RINGS = 6
+# A coin seen as an ellipse at least this wide for its length lies flat and shows its face
+# (a camera 53 degrees from overhead squashes it so); a narrower one is on edge or tilted.
+FLAT_RATIO = 0.6
 
 
-def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float]], list[Uncertain]]:
-    """Round blobs ``(x, y, r)`` in working-image pixels, and coin-like blobs that cannot be
-    read: a coin on edge or tilted (an ellipse), and coins lying on one another (a blob that
-    discs of one size cover, two or more of them). Dice, square, are neither."""
+def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float, float, float]], list[Uncertain]]:
+    """The coins lying flat, as ellipses ``(x, y, r, squash, angle)`` in working-image
+    pixels (``r`` the long semi-axis, the short one ``squash`` times it, along ``angle``
+    radians: a round coin (r, 1.0, 0.0); an ellipse from half as wide as long, a coin seen
+    at a slant the frame's stretch did not undo, as a perspective leaves the far coins
+    flatter than the near ones), and coin-like blobs that cannot be read: a coin on edge or
+    tilted (a narrower ellipse), and coins lying on one another (a blob that discs of one
+    size cover, two or more of them). Dice, square, are neither."""
     mask = foreground_mask(img)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     side = min(img.shape[:2])
@@ -57,7 +66,7 @@ def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float]], 
         circularity = 4 * math.pi * area / max(per * per, 1e-6)
         fill = area / (math.pi * r * r)
         if circularity > 0.85 and fill > 0.8 and solidity > 0.9:
-            circles.append((x, y, math.sqrt(area / math.pi)))
+            circles.append((x, y, math.sqrt(area / math.pi), 1.0, 0.0))
             continue
         (bx, by), (bw, bh), _ = cv2.minAreaRect(c)
         ratio = min(bw, bh) / max(bw, bh, 1e-6)
@@ -66,7 +75,12 @@ def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float]], 
         box_fill = area / max(bw * bh, 1e-6)
         if _discs_covering(c) >= 2:
             odd.append(Uncertain(x, y, "overlapping coins"))
-        elif 0.15 < ratio < 0.75 and box_fill < 0.84 and solidity > 0.9:
+        elif FLAT_RATIO <= ratio and box_fill < 0.84 and solidity > 0.9:
+            (ex, ey), (ew, eh), deg = cv2.fitEllipse(c)
+            # (the long axis: OpenCV's angle is the first axis's)
+            along = math.radians(deg if ew >= eh else deg + 90)
+            circles.append((ex, ey, max(ew, eh) / 2, min(ew, eh) / max(ew, eh, 1e-6), along))
+        elif 0.15 < ratio and box_fill < 0.84 and solidity > 0.9:
             odd.append(Uncertain(bx, by, "coin on edge or tilted"))
     return circles, odd
 
@@ -99,11 +113,17 @@ def _discs_covering(contour: np.ndarray) -> int:
     return 0
 
 
-def coin_features(img: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
-    """Rotation-invariant description of the coin face at (x, y, r)."""
+def coin_features(img: np.ndarray, x: float, y: float, r: float, squash: float = 1.0,
+                  angle: float = 0.0) -> np.ndarray:
+    """Rotation-invariant description of the coin face at (x, y, r), an ellipse ``squash``
+    as wide as long along ``angle`` (``find_coin_blobs``) made round."""
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
     s = PATCH / (2 * r)
-    M = np.float32([[s, 0, PATCH / 2 - s * x], [0, s, PATCH / 2 - s * y]])
+    # Turned so the long axis lies along x, then scaled round: s along it, s / squash across.
+    ca, sa = math.cos(angle), math.sin(angle)
+    a = np.array([[s * ca, s * sa], [-s / squash * sa, s / squash * ca]])
+    t = PATCH / 2 - a @ np.array([x, y])
+    M = np.float32([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]]])
     patch = cv2.warpAffine(grey, M, (PATCH, PATCH), flags=cv2.INTER_AREA,
                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     yy, xx = np.mgrid[0:PATCH, 0:PATCH] - (PATCH - 1) / 2
@@ -229,13 +249,13 @@ def read_coins(frame: np.ndarray, calibration: Calibration | None) -> CoinReadin
     for u in odd:
         X, Y, _ = to_frame(u.x, u.y)
         reading.uncertain.append(Uncertain(X, Y, u.reason))
-    for x, y, r in circles:
+    for x, y, r, squash, angle in circles:
         X, Y, R = to_frame(x, y, r)
         if not model:
             reading.uncertain.append(Uncertain(X, Y, "no coin calibration (run: companion coins calibrate)"))
             continue
         try:
-            f = coin_features(img, x, y, r)
+            f = coin_features(img, x, y, r, squash, angle)
             sc = np.asarray(model["scale"], np.float32)
             dh = _dist(f, model["heads"], sc)
             dt = _dist(f, model["tails"], sc)
