@@ -53,6 +53,9 @@ so is a 1, or a die only the network read, with two or more squares of its own c
 size beside it on which no die was read (keys with no mark found on them). A calibrated
 logo face is read as its value, unless the network sees a pip face there.
 
+Spots on a round body (a coin's marks, a button's holes) are a die only where the network
+reads one there; otherwise they are not reported, so a coin lying among the dice is not
+asked about.
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
 (closer than two touching dice) is that die's side, dropped if it is the same plastic in
@@ -101,9 +104,14 @@ NO_PIPS_REASON = "die-shaped but no readable pips"
 OUTLINE_REASONS = frozenset({LOGO_REASON, OFF_CENTRE_REASON, NO_PIPS_REASON})
 NO_BODY_REASON = "no die body around the pips"
 NOT_DIE_SHAPED_REASON = "pips not on a die-shaped body"
+# Spots on a round body: a coin's marks (the stars around a euro's rim, dots around a
+# numeral) or a button's holes more likely than a die's pips, though a die seen at a slant,
+# stretched back, can look as round. The network may read a die there, as from pips with
+# no body; if it does not, nothing is reported: the players are not asked about a coin.
+ROUND_BODY_REASON = "pips on a round body (a coin?)"
 # Pips with no die seen around them: what they show is no evidence of a die (stars on a dark
 # sky, a pattern on a sleeve, print), so the network must read it as it would alone.
-BODILESS_REASONS = frozenset({NO_BODY_REASON, NOT_DIE_SHAPED_REASON})
+BODILESS_REASONS = frozenset({NO_BODY_REASON, NOT_DIE_SHAPED_REASON, ROUND_BODY_REASON})
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
 # The least side (px) of a die whose faces can be read: a die's pips are about 1/11 of its
@@ -154,6 +162,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
                              confirm_only=possible_sides(reading, stretch, BODILESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
+    # (what the network did not read on a round body was a coin's marks: not reported)
+    reading.uncertain = [u for u in reading.uncertain if u.reason != ROUND_BODY_REASON]
     reading = _ones_among_pipless(reading, pipless)
     reading = _keys_among_squares(reading, colours, by_pips)
     if stretch is not None:
@@ -1182,8 +1192,9 @@ class FaceFinder:
             fill = area / max(1.0, bw * bh)
             side = math.sqrt(max(1.0, bw * bh))
             die_like = aspect < 1.7 and fill > 0.6 and max(3.5 * r, MIN_DIE_SIDE) < side < 20 * r
+            outline = max(cnts, key=cv2.contourArea)
+            per = cv2.arcLength(outline, True)
             if len(idx) == 1:
-                per = cv2.arcLength(max(cnts, key=cv2.contourArea), True)
                 round_body = 4 * math.pi * area / max(per * per, 1e-6) > 0.87 and fill < 0.82
                 if not die_like or round_body:
                     return   # a spot on a round body is a coin or a button, not a 1
@@ -1212,7 +1223,11 @@ class FaceFinder:
                     reading.uncertain.append(Uncertain(bx, by, "pips of one face not all linked"))
                     return
             elif not die_like:
-                reading.uncertain.append(Uncertain(cx, cy, NOT_DIE_SHAPED_REASON, hint))
+                # (The outline's own area: a coin's body has holes where its marks are.)
+                inside = cv2.contourArea(outline)
+                round_body = 4 * math.pi * inside / max(per * per, 1e-6) > 0.87 and inside / max(1.0, bw * bh) < 0.82
+                reading.uncertain.append(Uncertain(cx, cy, ROUND_BODY_REASON if round_body else NOT_DIE_SHAPED_REASON,
+                                                   hint))
                 return
             # A die's body, read or not: its size tells the second reader how wide to look.
             reading.die_sizes.append(side)
