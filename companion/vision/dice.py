@@ -536,6 +536,12 @@ def _no_overlaps(reading: DiceReading) -> DiceReading:
     return DiceReading(keep, unc, reading.die_sizes, reading.leads)
 
 
+def _round(area: float, perimeter: float, box_area: float) -> bool:
+    """True for a body of ``area`` and ``perimeter`` shaped like a disc: round, and filling
+    about pi/4 of its least box (``box_area``), where a die's rounded square fills nearly all."""
+    return 4 * math.pi * area / max(perimeter * perimeter, 1e-6) > 0.87 and area / max(1.0, box_area) < 0.82
+
+
 def _span(pts: np.ndarray) -> float:
     """The greatest distance between two of the points ``pts`` (n x 2)."""
     return float(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(axis=2)).max())
@@ -1195,8 +1201,7 @@ class FaceFinder:
             outline = max(cnts, key=cv2.contourArea)
             per = cv2.arcLength(outline, True)
             if len(idx) == 1:
-                round_body = 4 * math.pi * area / max(per * per, 1e-6) > 0.87 and fill < 0.82
-                if not die_like or round_body:
+                if not die_like or _round(area, per, bw * bh):
                     return   # a spot on a round body is a coin or a button, not a 1
                 i = idx[0]
                 if self._hole(i):
@@ -1224,10 +1229,9 @@ class FaceFinder:
                     return
             elif not die_like:
                 # (The outline's own area: a coin's body has holes where its marks are.)
-                inside = cv2.contourArea(outline)
-                round_body = 4 * math.pi * inside / max(per * per, 1e-6) > 0.87 and inside / max(1.0, bw * bh) < 0.82
-                reading.uncertain.append(Uncertain(cx, cy, ROUND_BODY_REASON if round_body else NOT_DIE_SHAPED_REASON,
-                                                   hint))
+                coin = _round(cv2.contourArea(outline), per, bw * bh)
+                reason = ROUND_BODY_REASON if coin else NOT_DIE_SHAPED_REASON
+                reading.uncertain.append(Uncertain(cx, cy, reason, hint))
                 return
             # A die's body, read or not: its size tells the second reader how wide to look.
             reading.die_sizes.append(side)
