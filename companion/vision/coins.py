@@ -44,18 +44,18 @@ FLAT_RATIO = 0.6
 def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float, float, float]], list[Uncertain]]:
     """The coins lying flat, as ellipses ``(x, y, r, squash, angle)`` in working-image
     pixels (``r`` the long semi-axis, the short one ``squash`` times it, along ``angle``
-    radians: a round coin (r, 1.0, 0.0); an ellipse from half as wide as long, a coin seen
-    at a slant the frame's stretch did not undo, as a perspective leaves the far coins
-    flatter than the near ones), and coin-like blobs that cannot be read: a coin on edge or
-    tilted (a narrower ellipse), and coins lying on one another (a blob that discs of one
-    size cover, two or more of them). Dice, square, are neither."""
+    radians: a round coin (r, 1.0, 0.0); an ellipse at least ``FLAT_RATIO`` as wide as
+    long, a coin seen at a slant the frame's stretch did not undo, as a perspective leaves
+    the far coins flatter than the near ones), and coin-like blobs that cannot be read: a
+    coin on edge or tilted (a narrower ellipse), and coins lying on one another (a blob that
+    discs of one size cover, two or more of them). Dice, square, are neither."""
     mask = foreground_mask(img)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     side = min(img.shape[:2])
     circles, odd = [], []
     for c in contours:
         area = cv2.contourArea(c)
-        if area < (side / 60) ** 2 * math.pi or area > (side / 4) ** 2 * math.pi:
+        if not _coin_sized(area, side):
             continue
         (x, y), r = cv2.minEnclosingCircle(c)
         hull = cv2.convexHull(c)
@@ -83,6 +83,11 @@ def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float, fl
         elif 0.15 < ratio and box_fill < 0.84 and solidity > 0.9:
             odd.append(Uncertain(bx, by, "coin on edge or tilted"))
     return circles, odd
+
+
+def _coin_sized(area: float, side: int) -> bool:
+    """True for a blob of ``area`` px the size a coin may be in a frame ``side`` px high."""
+    return (side / 60) ** 2 * math.pi <= area <= (side / 4) ** 2 * math.pi
 
 
 def _discs_covering(contour: np.ndarray) -> int:
@@ -185,7 +190,7 @@ def measure_slant(frames: Sequence[np.ndarray]) -> list[float] | None:
         side = min(img.shape[:2])
         for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
             area = cv2.contourArea(c)
-            if not (side / 60) ** 2 * math.pi < area < (side / 4) ** 2 * math.pi:
+            if not _coin_sized(area, side):
                 continue
             hull = cv2.convexHull(c)
             if area < 0.9 * cv2.contourArea(hull):
