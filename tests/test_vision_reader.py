@@ -601,7 +601,8 @@ def _coins_drawn(draw, seed=3):
 def test_coins_lying_on_one_another_are_reported_not_read(coin_cal, apart):
     # Two coins, one on the other (centres ``apart`` coin radii apart): neither face can be
     # told, and the blob they make is neither a round coin nor a coin on edge.
-    frame = _coins_drawn(lambda c, r: (c.coin("heads", 300, 240, r, 0.3), c.coin("tails", 300 + apart * r, 240, r, 1.0)))
+    frame = _coins_drawn(lambda c, r: (c.coin("heads", 300, 240, r, 0.3),
+                                       c.coin("tails", 300 + apart * r, 240, r, 1.0)))
     reading = read_coins(frame, coin_cal)
     assert reading.coins == []
     assert [u.reason for u in reading.uncertain] == ["overlapping coins"]
@@ -686,20 +687,13 @@ def test_calibration_round_trip_and_bad_files(tmp_path):
     path = tmp_path / "cal.json"
     cal.save(path)
     assert Calibration.load(path) == cal
-    (tmp_path / "bad.json").write_text("{not json")
-    with pytest.raises(CalibrationError, match="not valid JSON"):
-        Calibration.load(tmp_path / "bad.json")
-    (tmp_path / "odd.json").write_text('{"logo_value": 9}')
-    with pytest.raises(CalibrationError, match="logo_value"):
-        Calibration.load(tmp_path / "odd.json")
     with pytest.raises(CalibrationError, match="cannot read"):
         Calibration.load(tmp_path / "missing.json")
-    (tmp_path / "flat.json").write_text('{"stretch": [1.0, 0]}')
-    with pytest.raises(CalibrationError, match="stretch"):
-        Calibration.load(tmp_path / "flat.json")
-    (tmp_path / "coin.json").write_text('{"coin": {"stretch": "tall"}}')
-    with pytest.raises(CalibrationError, match="coin stretch"):
-        Calibration.load(tmp_path / "coin.json")
+    for text, problem in [("{not json", "not valid JSON"), ('{"logo_value": 9}', "logo_value"),
+                          ('{"stretch": [1.0, 0]}', "stretch"), ('{"coin": {"stretch": "tall"}}', "coin stretch")]:
+        (tmp_path / "bad.json").write_text(text)
+        with pytest.raises(CalibrationError, match=problem):
+            Calibration.load(tmp_path / "bad.json")
 
 
 def test_calibration_measures_the_slant_so_a_lone_die_is_read():
