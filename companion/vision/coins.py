@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, CalibrationError
-from .segment import even_exposure, foreground_mask, tray_region, working_image
+from .segment import crop_to_tray, even_exposure, foreground_mask, working_image
 from .types import Coin, CoinReading, Uncertain
 
 PATCH = 64      # coins are compared at this size (px across)
@@ -163,7 +163,7 @@ def _coin_view(frame: np.ndarray, stretch=None, tray=None):
     img, scale = working_image(frame)
     offset = (0, 0)
     if tray is not None:
-        img, offset = tray_region(img, tray)
+        img, offset = crop_to_tray(img, tray)
     # (a dim room's coins stand out from the tray as little as its dice: brightened alike)
     img = even_exposure(img)
     sx, sy = (float(v) for v in stretch) if stretch else (1.0, 1.0)

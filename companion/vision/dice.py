@@ -77,7 +77,7 @@ import numpy as np
 from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
-from .segment import background, colour_space, even_exposure, foreground_mask, tray_region, working_image
+from .segment import background, colour_space, crop_to_tray, even_exposure, foreground_mask, working_image
 from .slant import possible_sides, side_drop, side_faces, stretch_for, toward_camera
 from .types import DiceReading, Die, Uncertain
 
@@ -126,7 +126,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     img, scale = working_image(frame)
     offset = (0, 0)
     if cal.tray is not None:
-        img, offset = tray_region(img, cal.tray)
+        img, offset = crop_to_tray(img, cal.tray)
     img = even_exposure(img)
     if cal.die_size:
         # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die; the

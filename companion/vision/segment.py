@@ -41,7 +41,7 @@ def working_image(frame: np.ndarray, work_side: int = WORK_SIDE) -> tuple[np.nda
     return img, scale
 
 
-def tray_region(img: np.ndarray, tray) -> tuple[np.ndarray, tuple[int, int]]:
+def crop_to_tray(img: np.ndarray, tray) -> tuple[np.ndarray, tuple[int, int]]:
     """The part of ``img`` inside a calibration's ``tray`` ([x, y, w, h] as fractions), and
     its top-left corner; the whole image where that part would be under 16 px."""
     h, w = img.shape[:2]
