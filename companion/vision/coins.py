@@ -72,15 +72,15 @@ def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float, fl
         ratio = min(bw, bh) / max(bw, bh, 1e-6)
         # An ellipse fills pi/4 of its box; a die (a rounded square), or two side by side,
         # nearly all of it.
-        box_fill = area / max(bw * bh, 1e-6)
+        elliptical = area < 0.84 * bw * bh and solidity > 0.9
         if _discs_covering(c) >= 2:
             odd.append(Uncertain(x, y, "overlapping coins"))
-        elif FLAT_RATIO <= ratio and box_fill < 0.84 and solidity > 0.9:
+        elif elliptical and ratio >= FLAT_RATIO:
             (ex, ey), (ew, eh), deg = cv2.fitEllipse(c)
             # (the long axis: OpenCV's angle is the first axis's)
             along = math.radians(deg if ew >= eh else deg + 90)
             circles.append((ex, ey, max(ew, eh) / 2, min(ew, eh) / max(ew, eh, 1e-6), along))
-        elif 0.15 < ratio and box_fill < 0.84 and solidity > 0.9:
+        elif elliptical and ratio > 0.15:
             odd.append(Uncertain(bx, by, "coin on edge or tilted"))
     return circles, odd
 
@@ -185,7 +185,7 @@ def measure_slant(frames: Sequence[np.ndarray]) -> list[float] | None:
     median over every coin-like blob: a coin on edge among them does not sway it."""
     tall = []
     for frame in frames:
-        img = even_exposure(working_image(frame)[0])
+        img, _ = _coin_view(frame)
         mask = foreground_mask(img)
         side = min(img.shape[:2])
         for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
