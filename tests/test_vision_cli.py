@@ -46,6 +46,21 @@ def test_dice_read_bad_and_missing_files_fail_but_others_are_read(images, capsys
     assert "bad.png" in cap.err and "nope.png" in cap.err
 
 
+@pytest.mark.parametrize("shape", [(1, 2000), (2000, 1), (3, 17)])
+def test_an_image_too_thin_for_a_die_or_coin_reads_as_none(shape, capsys, tmp_path):
+    # A strip of a tray (a bad crop, a scanner's line) holds no die and no coin: it is read
+    # as none, not a crash that would lose the other images on the command line. (The
+    # 3 x 17 px crop cuts a speck off a die's edge, a blob of four points once taken for
+    # a coin.)
+    tray = render_tray([2, 5, 6], ["heads"], seed=3)
+    strip = str(tmp_path / "strip.png")
+    cv2.imwrite(strip, tray[96:99, 364:381] if shape == (3, 17) else cv2.resize(tray, shape[::-1]))
+    for kind in ("dice", "coins"):
+        assert main([kind, "read", strip, "--json"]) == 0
+        obj = json.loads(capsys.readouterr().out)
+        assert obj[kind] == [] and obj["uncertain"] == []
+
+
 def test_dice_read_human_line_and_annotate(images, capsys, tmp_path):
     assert main(["dice", "read", images["dice"], "--annotate", str(tmp_path / "ann")]) == 0
     out = capsys.readouterr().out

@@ -47,6 +47,16 @@ def test_white_dice_every_face_read_with_position(seed):
     assert all(0 <= d.confidence <= 1 for d in reading.dice)
 
 
+def test_a_16_bit_frame_is_read_as_its_8_bit_self():
+    # A 16-bit frame (a raw camera mode, a 16-bit PNG loaded unchanged) holds the same
+    # dice: read from its top 8 bits, not clipped to white.
+    frame, _ = render_scene([3, 5, 6], seed=2, die_colour="mixed")
+    deep = frame.astype(np.uint16) * 257
+    expected = sorted(d.value for d in read_dice(frame).dice)
+    assert expected == [3, 5, 6]
+    assert sorted(d.value for d in read_dice(deep).dice) == expected
+
+
 @pytest.mark.parametrize("style", [
     dict(die_colour="mixed"),
     dict(tilt=0.3, side=0.25),

@@ -86,8 +86,9 @@ def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float, fl
 
 
 def _coin_sized(area: float, side: int) -> bool:
-    """True for a blob of ``area`` px the size a coin may be in a frame ``side`` px high."""
-    return (side / 60) ** 2 * math.pi <= area <= (side / 4) ** 2 * math.pi
+    """True for a blob of ``area`` px the size a coin may be in a frame ``side`` px high
+    (3 px in radius at least: a face smaller than that shows nothing to read)."""
+    return max(side / 60, 3.0) ** 2 * math.pi <= area <= (side / 4) ** 2 * math.pi
 
 
 def _discs_covering(contour: np.ndarray) -> int:

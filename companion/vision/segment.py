@@ -33,11 +33,19 @@ def working_image(frame: np.ndarray, work_side: int = WORK_SIDE) -> tuple[np.nda
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     elif img.shape[2] == 4:
         img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
-    if img.dtype != np.uint8:
+    if img.dtype == np.uint16:
+        img = (img >> 8).astype(np.uint8)   # a 16-bit PNG or raw frame, to its top 8 bits
+    elif img.dtype != np.uint8:
         img = np.clip(img, 0, 255).astype(np.uint8)
     scale = min(1.0, work_side / max(img.shape[:2]))
     if scale < 1.0:
-        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        h, w = img.shape[:2]
+        if min(h, w) * scale < 1.5:
+            # A strip a pixel or two wide would shrink to nothing: keep it one pixel wide.
+            img = cv2.resize(img, (max(1, round(w * scale)), max(1, round(h * scale))),
+                             interpolation=cv2.INTER_AREA)
+        else:
+            img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return img, scale
 
 
@@ -83,7 +91,7 @@ def background(img: np.ndarray) -> np.ndarray:
     # (Halved first where that leaves it well over the small size: area averaging by a whole
     # factor is several times faster than by a fraction, and the median below evens out
     # the slight difference.)
-    src = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if f < 0.3 else img
+    src = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if f < 0.3 and min(h, w) > 1 else img
     small = cv2.resize(src, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
     bg = cv2.medianBlur(small, 15)
     bg = cv2.blur(bg, (5, 5))
