@@ -120,3 +120,24 @@ def test_calibrate_writes_a_setup_file_the_reader_loads(images, capsys, tmp_path
     capsys.readouterr()
     assert main(["dice", "read", images["dice"], "--json", "--calibration", str(out)]) == 0
     assert sorted(d["value"] for d in json.loads(capsys.readouterr().out)["dice"]) == [2, 5, 6]
+
+
+def test_calibrate_says_what_it_could_not_measure(capsys, tmp_path):
+    # A frame of the bare tray: the tray and its light are measured and saved, but the
+    # player is told that the dice size and slant were not, and why.
+    empty = str(tmp_path / "empty.png")
+    cv2.imwrite(empty, render_tray([], seed=4))
+    out = tmp_path / "setup.json"
+    assert main(["calibrate", "--out", str(out), empty]) == 0
+    assert "no die was found" in capsys.readouterr().err
+    data = json.loads(out.read_text())
+    assert "die_size" not in data and "stretch" not in data and data["frame_size"] == [640, 480]
+
+
+def test_calibrate_refuses_a_strip_for_a_frame(capsys, tmp_path):
+    strip = str(tmp_path / "strip.png")
+    cv2.imwrite(strip, render_tray([2, 5], seed=4)[200:201])
+    out = tmp_path / "setup.json"
+    assert main(["calibrate", "--out", str(out), strip]) == 1
+    assert "640x1 px" in capsys.readouterr().err
+    assert not out.exists()

@@ -217,6 +217,11 @@ def _calibrate(args) -> int:
         return 1
     if args.logo_value is not None:
         measured.logo_value = args.logo_value
+    if measured.die_size is None:
+        # (saved all the same: the tray and the lighting are measured without dice)
+        missing = "the dice size" + (" and the camera's slant were" if measured.stretch is None else " was")
+        _err(f"no die was found in these frames, so {missing} not measured: "
+             "calibrate again with a few dice lying in the tray")
     cal = base.merged(measured)
     cal.save(args.out)
     print(f"calibration saved to {args.out}: " + json.dumps({k: v for k, v in cal.to_dict().items() if k != "coin"}))

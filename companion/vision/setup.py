@@ -13,6 +13,10 @@ from .segment import even_exposure, working_image
 from .slant import MIN_PIPS, stretch_for
 
 
+# The least side of a frame a setup is measured from: a tray with dice in it, not a strip.
+MIN_FRAME_SIDE = 64
+
+
 def tray_region(img: np.ndarray) -> list[float] | None:
     """[x, y, w, h] (fractions) of the tray floor: the large even area around the frame's
     centre. None when no clear tray stands out (then the whole frame is read)."""
@@ -46,6 +50,8 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
     if len(shapes) > 1:
         raise CalibrationError("the calibration images differ in size: use frames from one camera")
     h, w = frames[0].shape[:2]
+    if min(h, w) < MIN_FRAME_SIDE:
+        raise CalibrationError(f"the calibration images are {w}x{h} px: use whole frames from the camera")
     trays, sizes, lights, pips = [], [], [], []
     for frame in frames:
         img, scale = working_image(frame)
