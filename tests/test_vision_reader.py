@@ -141,6 +141,31 @@ def test_pips_in_line_just_below_a_die_may_be_its_side(dx, dy, side):
     assert possible_sides(reading, stretch, {"no die body"}) == ([pips] if side else [])
 
 
+@pytest.mark.parametrize("below, outcome", [
+    ((40, 40, 200), "read"),        # a red die just below a blue one
+    ((40, 200, 220), "read"),       # a yellow one
+    ((200, 110, 60), "uncertain"),  # the same blue as light: two touching blue dice, or its side
+    ((120, 66, 36), "dropped"),     # the same blue in shade: the blue die's side
+])
+def test_a_face_just_below_a_die_is_its_side_only_if_it_is_its_plastic(below, outcome):
+    # Seen at 40 degrees, a face read 0.8 of a side below another die may be that die's
+    # near side, which is the same plastic, in shade or not. A face of another colour is
+    # another die: it stays read.
+    from companion.vision.segment import colour_space
+    from companion.vision.slant import side_faces
+    from companion.vision.types import DiceReading, Die
+
+    img = np.full((240, 200, 3), 180, np.uint8)
+    img[80:116, 80:120] = (200, 110, 60)     # the blue die beyond, its top face at (100, 100)
+    img[116:152, 80:120] = below              # the face read at (100, 132)
+    stretch = (1.0, 1.0 / math.cos(math.radians(40)))
+    upper, lower = Die(5, 100, 100, 0.9), Die(3, 100, 132, 0.9)
+    out = side_faces(colour_space(img), DiceReading([upper, lower], [], [40.0]), stretch)
+    assert upper in out.dice
+    assert (lower in out.dice) == (outcome == "read")
+    assert any(u.x == 100 and u.y == 132 for u in out.uncertain) == (outcome == "uncertain")
+
+
 def test_touching_dice_are_never_misread():
     read = total = 0
     for seed in range(4):

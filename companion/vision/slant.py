@@ -39,6 +39,11 @@ SIDE_PIP_RATIO = 0.45
 # The squash is undone only along the image's axes (a camera tilted down at the tray, or
 # turned sideways): within this many degrees of one.
 AXIS_TOLERANCE_DEG = 20.0
+# A face whose body's colour is this far (in ``colour_space``'s colour axes) from any shade
+# or brightening of the die beyond it is not that die's side. The sides of rendered dice
+# measure 0-0.4 from their tops, and ``side_faces`` takes up to 12 as the same plastic in
+# shade; real dice of other colours below another die measured 21-79 (held-out dev photos).
+OTHER_COLOUR = 20.0
 
 
 def stretch_for(pips: list[Pip]) -> tuple[float, float] | None:
@@ -103,8 +108,9 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
     camera's side of it (below it, for a camera tilted down at the tray; either side along x
     for one turned sideways), closer than two touching dice stand, may be that die's side.
     It is dropped when it is that die's plastic in shade (darker, as a side under a lamp is,
-    and of the same colour); a die of another colour stays; the rest become uncertain (two
-    touching dice of one colour look just the same).
+    and of the same colour); it stays read when its colour is another than that die's in
+    any light (``OTHER_COLOUR``: a die's side is its own plastic); the rest become
+    uncertain (two touching dice of one colour look just the same).
 
     An uncertain spot whose reason is in ``outline_reasons`` lies at the centre of its die's
     outline, which takes in the near sides: for a camera tilted down at the tray, its top
@@ -139,13 +145,20 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
         share = near[0] / max(far[0], 1.0)
         return 0.35 < share < 0.85 and float(np.hypot(*(near[1:] - share * far[1:]))) < 12.0
 
+    def another_colour(x, y, behind):
+        # Far from that die's colour at every strength from its shade (0.35) to a side
+        # lit more than its top (1.5): the nearest such colour is the projection onto it.
+        near, far = body(x, y)[1:], body(*behind)[1:]
+        share = float(np.clip(np.dot(near, far) / max(float(np.dot(far, far)), 1e-6), 0.35, 1.5))
+        return float(np.hypot(*(near - share * far))) > OTHER_COLOUR
+
     # A side's centre lies 0.65-0.9 die sides from its top face's at up to 40 degrees, and
     # up to one side at 45, where a touching die's would be: there only the shade tells.
     keep, unsure = [], []
     for d in reading.dice:
         if any(shaded(d.x, d.y, b) for b in beside(d.x, d.y, beyond, 1.05)):
             continue
-        if beside(d.x, d.y, beyond, 0.92):
+        if not all(another_colour(d.x, d.y, b) for b in beside(d.x, d.y, beyond, 0.92)):
             unsure.append(Uncertain(d.x, d.y, "a top face or the side of the die beyond it"))
         else:
             keep.append(d)
