@@ -42,7 +42,8 @@ AXIS_TOLERANCE_DEG = 20.0
 # A face whose body's colour is this far (in ``colour_space``'s colour axes) from any shade
 # or brightening of the die beyond it is not that die's side. The sides of rendered dice
 # measure 0-0.4 from their tops, and ``side_faces`` takes up to 12 as the same plastic in
-# shade; real dice of other colours below another die measured 21-79 (held-out dev photos).
+# shade. Real dice just below another in held-out dev photos measured 7.5 (brown below
+# brown), 11-14 (near-grey dice, which stay uncertain) and 21-79 (red, yellow, purple).
 OTHER_COLOUR = 20.0
 
 
