@@ -43,7 +43,10 @@ part of a whole face, it must read that face's value; an uncertain spot, a die-s
 where nothing was reported, or a lone round spot (all a white 1 on a pale tray shows)
 becomes a die only when the network is all but sure of its value, and not of a value the
 pips there rule out (a lone pip off its die's centre, with something showing opposite it,
-is no 1: every other face is symmetric about its centre); where nothing but the network
+is no 1: every other face is symmetric about its centre); on a die's body whose face the
+pips did not read, and where the pips' own evidence does not conflict (glare where the face
+has no pip, spots of other sizes or colours among them), the network being nearly sure of
+one value in several views will do too; where nothing but the network
 speaks for a die (the blob, the part of a blob off a die read, the lone spot), it must be
 all but sure in two views at least. An uncertain spot left on a die read, where the
 network is all but sure of that die's face, is that die again: it is not reported. A 1
@@ -59,7 +62,7 @@ asked about.
 Pips that are strongly foreshortened belong to side faces seen at a slant and are ignored.
 In a stretched frame the near sides' pips are round too: a face read just below another
 (closer than two touching dice) is that die's side, dropped if it is the same plastic in
-shade and made uncertain otherwise.
+shade, read if it is no shade of that die's colour, and made uncertain otherwise.
 The frame is scaled down internally for large photos; positions are in the caller's pixels.
 """
 
@@ -102,6 +105,19 @@ OFF_CENTRE_REASON = "lone pip off the face centre"
 NO_PIPS_REASON = "die-shaped but no readable pips"
 # Uncertain spots placed at the centre of a die's outline rather than of its pips.
 OUTLINE_REASONS = frozenset({LOGO_REASON, OFF_CENTRE_REASON, NO_PIPS_REASON})
+# Where the pip reader's own evidence conflicts: a spot of the pips' colour where their face
+# has none (glare, or a pip of a fuller face), spots of other colours or sizes among the
+# pips (marbling, a glint, a speck), two passes or two readings that differ. Such marks
+# fool the network too: it does not settle these by reading one value steadily
+# (``face_net.STEADY``).
+EXTRA_SPOT_REASON = "a spot where a {} has no pip"
+MIXED_COLOURS_REASON = "pips of different colours"
+MIXED_SIZES_REASON = "pips of different sizes"
+TWO_PASSES_REASON = "read as {} and as {}"
+TWO_READINGS_REASON = "two readings on one die"
+CONFLICT_REASONS = frozenset({EXTRA_SPOT_REASON.format(v) for v in range(1, 7)}
+                             | {TWO_PASSES_REASON.format(a, b) for a in range(1, 7) for b in range(1, 7)}
+                             | {MIXED_COLOURS_REASON, MIXED_SIZES_REASON, TWO_READINGS_REASON})
 NO_BODY_REASON = "no die body around the pips"
 NOT_DIE_SHAPED_REASON = "pips not on a die-shaped body"
 # Spots on a round body: a coin's marks (the stars around a euro's rim, dots around a
@@ -160,6 +176,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     by_pips = {(d.x, d.y) for d in reading.dice}
     reading = second_opinion(img, reading, blobs,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
+                             conflicting=CONFLICT_REASONS,
                              confirm_only=possible_sides(reading, stretch, BODILESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
     # (what the network did not read on a round body was a coin's marks: not reported)
@@ -475,7 +492,7 @@ def _merge(a: DiceReading | None, b: DiceReading | None) -> DiceReading | None:
         if e.value == d.value:
             out.dice.append(d if d.confidence >= e.confidence else e)
         else:
-            out.uncertain.append(Uncertain(d.x, d.y, f"read as {d.value} and as {e.value}"))
+            out.uncertain.append(Uncertain(d.x, d.y, TWO_PASSES_REASON.format(d.value, e.value)))
     out.dice += [e for k, e in enumerate(b.dice) if k not in used]
     out.uncertain += a.uncertain + b.uncertain
     return _no_overlaps(out)
@@ -532,7 +549,7 @@ def _no_overlaps(reading: DiceReading) -> DiceReading:
     for k in sorted(clash):
         d = reading.dice[k]
         if not any(math.hypot(u.x - d.x, u.y - d.y) < 0.6 * side for u in unc):
-            unc.append(Uncertain(d.x, d.y, "two readings on one die"))
+            unc.append(Uncertain(d.x, d.y, TWO_READINGS_REASON))
     return DiceReading(keep, unc, reading.die_sizes, reading.leads)
 
 
@@ -1159,11 +1176,11 @@ class FaceFinder:
             # Every pip of a face is the same colour: a speck in marbled plastic is not.
             cols = self.pip_colours[idx]
             if float(norms(cols - _median_rows(cols)).max()) > 0.6 * BODY_TOLERANCE:
-                value, reason, misplaced = None, "pips of different colours", False
+                value, reason, misplaced = None, MIXED_COLOURS_REASON, False
             # ... and one size, even seen at a slant (the median above may sit between a
             # face's pips and a smaller spot beside them).
             if float(self.r[idx].max()) > 1.45 * float(self.r[idx].min()):
-                value, reason, misplaced = None, "pips of different sizes", False
+                value, reason, misplaced = None, MIXED_SIZES_REASON, False
         # What the pips show, for the checks below that doubt the die rather than the count
         # (a check that finds a pip missing or misplaced says the count itself is wrong).
         hint = value if len(idx) >= 2 else None
@@ -1270,7 +1287,7 @@ class FaceFinder:
             reading.uncertain.append(Uncertain(cx, cy, "too blurred to be sure", hint))
             return
         if not self._empty_where_expected(idx, value):
-            reading.uncertain.append(self._partial_face(idx, cx, cy, f"a spot where a {value} has no pip"))
+            reading.uncertain.append(self._partial_face(idx, cx, cy, EXTRA_SPOT_REASON.format(value)))
             return
         contrast = min(1.0, sum(self.pips[i].contrast for i in idx) / len(idx) / 90.0)
         conf = 0.5 + 0.5 * quality * min(1.0, float(ratios.min()) / 0.8) * (0.6 + 0.4 * contrast)

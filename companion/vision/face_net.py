@@ -191,6 +191,17 @@ ACCEPT = 0.95
 AGREE = 0.8
 SUPPORT = 0.05
 OVERRULE = 0.9
+# Where the pip reader found a die's body but could not read its face (a mark it took for
+# no pip, pips in no face's layout), the network may also read the face by being nearly
+# sure (STEADY) of one value in STEADY_VIEWS of its views around the spot: a face read alike
+# from several centres and sizes is the die's, where one sure view may be a glint's or the
+# marbling's. (Held-out dev photos as 640x480 webcam frames, JPEG 80: 346 -> 350 of 368
+# dice read right squeezed, 340 -> 345 at 40 degrees, 331 -> 336 blurred by 0.6 px; at
+# JPEG 95, 351 -> 354; none more read wrong on any set. Taking a mark for no pip, 0.85 in
+# one view read 3 more wrong at 55 degrees and 2 more at JPEG 75; on spots of other sizes
+# among the pips, three views read a blurred brown 3 with dark marbling as a 6.)
+STEADY = 0.85
+STEADY_VIEWS = 3
 # The faces that hold every pip of a face and more: where the network reads one of these at
 # AGREE, the pip reader more likely missed a pip (to glare, to the JPEG) than saw one more;
 # and where a check doubted the pips' face, the network may read one of these instead.
@@ -201,7 +212,7 @@ DIE_SIZE_SPREAD = 1.5
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
                    look_above: Collection[str] = (), bodiless: Collection[str] = (),
-                   confirm_only: Collection[Uncertain] = ()):
+                   confirm_only: Collection[Uncertain] = (), conflicting: Collection[str] = ()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network gives its value some support
@@ -218,11 +229,14 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       no die around the pips (their reason is in ``bodiless``), the pips are no evidence of
       a die: the network must read their value at ``ACCEPT``, as sure as it is alone;
     - any other uncertain spot becomes a die only when the network is sure (``ACCEPT``) of
-      a value somewhere on it. The spot's position is only roughly the face's centre (it may
-      be the middle of the pips that did link), so the network looks at a few centres and
-      sizes around it and keeps its surest view (it was taught that a view off a face's
-      centre is no face), but never as a value the pips there rule out
-      (``Uncertain.rules_out``). Where the pips found are part of one standard face whose
+      a value somewhere on it, or, where a die's body was found there (its reason not in
+      ``bodiless``) and the pip reader's own evidence does not conflict (its reason not in
+      ``conflicting``: glare where the face has no pip fools the network too), nearly
+      sure (``STEADY``) of that value in ``STEADY_VIEWS`` views. The spot's position is
+      only roughly the face's centre (it may be the middle of the pips that did link), so
+      the network looks at a few centres and sizes around it and keeps its surest view (it
+      was taught that a view off a face's centre is no face), but never as a value the
+      pips there rule out (``Uncertain.rules_out``). Where the pips found are part of one standard face whose
       other pips were missed, or a lone pip centred on its die is a 1 but for the marks
       around it (``Uncertain.whole``), the network reading that face's value at its centre
       at ``AGREE`` makes it a die too, unless the two ways read different values;
@@ -261,7 +275,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         fuller = () if u in confirm_only else _FULLER.get(u.hint, ())
         pattern = (_BESIDE if fuller else _CENTRED) if u.hint is not None \
             else _AROUND_ABOVE if u.reason in look_above else _AROUND
-        spots.append(_Spot(u.x, u.y, u.hint, ACCEPT if u.reason in bodiless else AGREE, pattern, fuller))
+        body = u.reason not in bodiless
+        spots.append(_Spot(u.x, u.y, u.hint, AGREE if body else ACCEPT, pattern, fuller,
+                           steady=u.hint is None and body and u.reason not in conflicting))
     # Where nothing but the network speaks for a die, one view may be fooled: a crop
     # centred on one pip of a 2 whose pips did not link can look like a 1, and one shifted
     # onto a die beside the place can see that die's face. Two views must agree.
@@ -361,7 +377,8 @@ class _Spot(NamedTuple):
     """A place the network is asked about: ``hint``, the value the pips there showed (or
     None), read at ``bar`` in the views centred on it; ``pattern``, the views around
     (x, y) (``_AROUND``...); ``fuller``, the faces it may read instead, at ``ACCEPT``;
-    ``views``, in how many views it must be sure of a value where there is no hint."""
+    ``views``, in how many views it must be sure of a value where there is no hint;
+    ``steady``, whether being nearly sure of it in several views will do (``STEADY``)."""
     x: float
     y: float
     hint: int | None
@@ -369,6 +386,7 @@ class _Spot(NamedTuple):
     pattern: list[tuple[float, float, float]]
     fuller: tuple[int, ...] = ()
     views: int = 1
+    steady: bool = False
 
 
 def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
@@ -379,7 +397,8 @@ def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
 def _surest_views(spots: list[_Spot], views, faces: np.ndarray) -> list[Die | None]:
     """For each spot, given its ``views`` and the network's face probabilities ``faces``
     for them (in order): the die it reads there, if it is sure (``ACCEPT``) of its surest
-    value in ``spot.views`` of the views, else None. Where the pips showed a value
+    value in ``spot.views`` of the views (or, for a ``steady`` spot, nearly sure of it in
+    ``STEADY_VIEWS``), else None. Where the pips showed a value
     (``hint``), that value is read in the views centred on them, at ``bar``; failing that,
     one of the ``fuller`` faces anywhere, at ``ACCEPT``."""
     out: list[Die | None] = []
@@ -388,7 +407,8 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray) -> list[Die | No
         p = faces[start:start + len(spot.pattern)]
         i, v = (int(a) for a in np.unravel_index(int(np.argmax(p)), p.shape))
         if spot.hint is None:
-            sure = np.count_nonzero(p[:, v] >= ACCEPT) >= spot.views
+            sure = np.count_nonzero(p[:, v] >= ACCEPT) >= spot.views or (
+                spot.steady and np.count_nonzero(p[:, v] >= STEADY) >= STEADY_VIEWS)
         else:
             # The network must read the pips' value where they put the face's centre, or a
             # face that holds them: two readers that disagree leave the die uncertain,
