@@ -130,6 +130,24 @@ def test_a_calibration_in_a_dim_room_measures_what_a_bright_room_does():
     assert abs(bright.stretch[1] - dim.stretch[1]) < 0.03
 
 
+def test_a_calibrated_tray_holds_the_dice_at_its_rim_and_leaves_out_its_wall():
+    # ``companion calibrate`` from three webcam frames of the white tray, whose light falls
+    # off towards its rim: the floor's colour measures a region well inside the tray, which
+    # left dice lying at the rim partly outside it (8 of the 95 in these seven frames). The
+    # region is grown by two die sides; the tray's front wall, with its two round rivets
+    # (coin-like, at 92 % of the frame's height), stays outside.
+    from companion.vision.setup import measure_setup
+
+    frames = [_photo(f"IMG_20191208_{t}.jpg", frame="640x480", jpeg=80)
+              for t in ("111228", "111339", "111446", "111642", "111947", "112020", "112205")]
+    tray = measure_setup([img for img, _ in frames[:3]]).tray
+    x0, y0, x1, y1 = tray[0] * 640, tray[1] * 480, (tray[0] + tray[2]) * 640, (tray[1] + tray[3]) * 480
+    for _, labels in frames:
+        for _, x, y, w, h in labels:
+            assert x0 <= x - w / 2 and x + w / 2 <= x1 and y0 <= y - h / 2 and y + h / 2 <= y1
+    assert y1 < 0.92 * 480
+
+
 def test_dice_lying_in_the_tray_are_not_reported_as_coins():
     # Down-in-one Street's dice may lie in the tray while its coins are flipped. A rounded
     # die with its shadow is nearly as round as a coin, and does not look like the coin
