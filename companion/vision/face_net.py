@@ -236,10 +236,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       only roughly the face's centre (it may be the middle of the pips that did link), so
       the network looks at a few centres and sizes around it and keeps its surest view (it
       was taught that a view off a face's centre is no face), but never as a value the
-      pips there rule out (``Uncertain.rules_out``). Where the pips found are part of one standard face whose
-      other pips were missed, or a lone pip centred on its die is a 1 but for the marks
-      around it (``Uncertain.whole``), the network reading that face's value at its centre
-      at ``AGREE`` makes it a die too, unless the two ways read different values;
+      pips there rule out (``Uncertain.rules_out``). Where the pips found are part of one
+      standard face whose other pips were missed, or a lone pip centred on its die is a 1
+      but for the marks around it (``Uncertain.whole``), the network reading that face's
+      value at its centre at ``AGREE`` makes it a die too, unless the two ways read
+      different values;
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie (a
       blob, or its part off a die reported, where another die may lean on it), and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a

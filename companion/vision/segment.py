@@ -90,8 +90,9 @@ def background(img: np.ndarray) -> np.ndarray:
     f = small_side / max(h, w)
     # (Halved first where that leaves it well over the small size: area averaging by a whole
     # factor is several times faster than by a fraction, and the median below evens out
-    # the slight difference.)
-    src = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if f < 0.3 and min(h, w) > 1 else img
+    # the slight difference; a strip a pixel wide is not halved to nothing.)
+    halve = f < 0.3 and min(h, w) > 1
+    src = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if halve else img
     small = cv2.resize(src, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
     bg = cv2.medianBlur(small, 15)
     bg = cv2.blur(bg, (5, 5))
