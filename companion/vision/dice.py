@@ -46,9 +46,9 @@ pips there rule out (a lone pip off its die's centre, with something showing opp
 is no 1: every other face is symmetric about its centre); on a die's body whose face the
 pips did not read, and where the pips' own evidence does not conflict (glare where the face
 has no pip, spots of other sizes or colours among them), the network being nearly sure of
-one value in several views will do too; where nothing but the network
-speaks for a die (the blob, the part of a blob off a die read, the lone spot), it must be
-all but sure in two views at least. An uncertain spot left on a die read, where the
+one value in several views will do too; where nothing but the network speaks for a die
+(the blob, the part of a blob off a die read, the lone spot), it must be all but sure in
+two views at least. An uncertain spot left on a die read, where the
 network is all but sure of that die's face, is that die again: it is not reported. A 1
 read beside two or more die-sized bodies with marks on them that are no pips, or nothing,
 is a key among the lettered keys of a keyboard more likely than a die: it is uncertain;
@@ -1209,13 +1209,13 @@ class FaceFinder:
             side = None
         else:
             cnts, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            (bx, by), (bw, bh), body_angle = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+            outline = max(cnts, key=cv2.contourArea)
+            (bx, by), (bw, bh), body_angle = cv2.minAreaRect(outline)
             bx, by = bx + x0, by + y0
             aspect = max(bw, bh) / max(1.0, min(bw, bh))
             fill = area / max(1.0, bw * bh)
             side = math.sqrt(max(1.0, bw * bh))
             die_like = aspect < 1.7 and fill > 0.6 and max(3.5 * r, MIN_DIE_SIDE) < side < 20 * r
-            outline = max(cnts, key=cv2.contourArea)
             per = cv2.arcLength(outline, True)
             if len(idx) == 1:
                 if not die_like or _round(area, per, bw * bh):

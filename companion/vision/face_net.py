@@ -399,9 +399,9 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray) -> list[Die | No
     """For each spot, given its ``views`` and the network's face probabilities ``faces``
     for them (in order): the die it reads there, if it is sure (``ACCEPT``) of its surest
     value in ``spot.views`` of the views (or, for a ``steady`` spot, nearly sure of it in
-    ``STEADY_VIEWS``), else None. Where the pips showed a value
-    (``hint``), that value is read in the views centred on them, at ``bar``; failing that,
-    one of the ``fuller`` faces anywhere, at ``ACCEPT``."""
+    ``STEADY_VIEWS``), else None. Where the pips showed a value (``hint``), that value is
+    read in the views centred on them, at ``bar``; failing that, one of the ``fuller``
+    faces anywhere, at ``ACCEPT``."""
     out: list[Die | None] = []
     start = 0
     for spot in spots:
