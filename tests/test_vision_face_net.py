@@ -127,7 +127,7 @@ class _Row:
 
 
 @pytest.mark.parametrize("faces, stands", [({2: 0.1, 3: 0.85}, False), ({2: 0.25, 3: 0.7}, True),
-                                           ({2: 0.1, 1: 0.85}, True)])
+                                           ({2: 0.3, 1: 0.65}, True)])
 def test_a_face_whose_missed_pip_the_network_sees_is_asked_about(faces, stands):
     # The pips read a 2; a 3 holds both its pips and one more. Glare or the JPEG taking a
     # pip is the pip reader's known way to fail, so where the network reads that fuller
@@ -139,6 +139,18 @@ def test_a_face_whose_missed_pip_the_network_sees_is_asked_about(faces, stands):
     assert [d.value for d in checked.dice] == ([2] if stands else [])
     assert [u.reason for u in checked.uncertain] == ([] if stands else ["pips say 2, the face looks like a 3 "
                                                                          "(a pip missed?)"])
+
+
+@pytest.mark.parametrize("support, stands", [(0.1, False), (0.3, True)])
+def test_a_die_the_network_gives_little_support_is_asked_about(support, stands):
+    # The pips read a 1, but the network gives that face little support and most of its
+    # belief, short of overruling, to a 2: a 2 whose other pip was lost to noise looks so,
+    # its one pip taken for a 1's. The die is asked about, not read as a 1.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([Die(1, 100, 100, 0.9)], [], [40.0])
+    checked = second_opinion(frame, reading, net=_Row({1: support, 2: 0.95 - support}))
+    assert [d.value for d in checked.dice] == ([1] if stands else [])
+    assert [u.reason for u in checked.uncertain] == ([] if stands else ["pips say 1, the face does not look it"])
 
 
 class _FaceAt:
