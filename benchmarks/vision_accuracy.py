@@ -93,6 +93,9 @@ def main(argv=None) -> int:
                     "the photo's light (0.6: an underexposed camera), before its JPEG")
     ap.add_argument("--blur", type=float, default=0.0, help="soften each frame as a webcam's lens does: "
                     "a Gaussian of this sigma in frame pixels (0.6: a soft webcam), before its JPEG")
+    ap.add_argument("--noise", type=float, default=0.0, help="add a webcam sensor's noise to each frame: "
+                    "Gaussian, of this sigma (0-255) per pixel and channel, "
+                    "before its JPEG; each photo's noise is drawn from its place in the set")
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
                     help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
@@ -107,6 +110,8 @@ def main(argv=None) -> int:
         ap.error("--exposure is a share of the light: over 0")
     if args.blur < 0:
         ap.error("--blur is a sigma in pixels: 0 or more")
+    if args.noise < 0:
+        ap.error("--noise is a sigma: 0 or more")
 
     import cv2
     from companion.vision import face_net
@@ -125,12 +130,12 @@ def main(argv=None) -> int:
     confusion = {}
     n_dice = 0
     t_read = 0.0
-    for f in files:
+    for k, f in enumerate(files):
         img = cv2.imread(f)
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h)
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
-                               args.exposure, args.blur)
+                               args.exposure, args.blur, args.noise, seed=k)
         t0 = time.perf_counter()
         reading = read_dice(img)
         t_read += time.perf_counter() - t0

@@ -30,7 +30,9 @@ In each pass:
 
 Then die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
 a blank or logo face, a lettered keycap) are reported as uncertain too, as no 1 (the one
-big pip of a 1 is seldom missed).
+big pip of a 1 is seldom missed). Where no die's size was measured at all (no face read,
+no die body found around any pips), the width of the outlines the pips lie on stands in for
+it, so that the network below still gets its say.
 
 Finally a second reader, a small network that reads a face from its look (``face_net``),
 gets its say: a die read from the pips stands only if the network does not contradict it;
@@ -170,6 +172,13 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
     if cal.die_size and not reading.die_sizes:
         reading.die_sizes.append(die)
+    if not reading.die_sizes:
+        # No die body measured (no face read, and none found around its pips: pips the
+        # JPEG smeared or noise broke up): the outlines of the things off the tray give the
+        # size the network looks at, so that it still gets its say on them. Those the pips
+        # found lie on are dice more likely than the rest (a rivet, a button).
+        found = [(u.x, u.y) for u in reading.uncertain if u.reason != NO_PIPS_REASON] + reading.leads
+        reading.die_sizes += _outline_sides(colours.fg, found)
     blobs = _unreported_blobs(colours.fg, reading, stretch)
     # (before the network reads any of them)
     pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
@@ -380,15 +389,42 @@ def _logo_faces(reading: DiceReading, value: int) -> DiceReading:
     return DiceReading(reading.dice + [Die(value, u.x, u.y, 0.7) for u in logo], rest, reading.die_sizes)
 
 
+def _unsized_bounds(shape: tuple[int, ...]) -> tuple[float, float]:
+    """The least and greatest side (px) of a die in a frame of ``shape`` where no die's
+    size is known: a thirtieth and a fifth of the frame's shorter side."""
+    return min(shape[:2]) / 30, min(shape[:2]) / 5
+
+
+def _outline_sides(mask: np.ndarray, found: list[tuple[float, float]]) -> list[float]:
+    """The widths of the outlines in ``mask`` (things off the tray) that may be one die or a
+    row of touching dice: not round, filling most of their box, and as wide as a die may be
+    (``_unsized_bounds``); only those holding a place in ``found``, if any does. A die's
+    outline at a slant takes in its near sides, and dice in a row make it long, but its
+    width is the die's (its diagonal, turned 45 degrees: within the network's allowance of
+    a fifth either way, near enough)."""
+    lo, hi = _unsized_bounds(mask.shape)
+    sides, holding = [], []
+    for outline in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        area = cv2.contourArea(outline)
+        if not lo * lo < area < 3 * hi * hi:
+            continue
+        _, (bw, bh), _ = cv2.minAreaRect(outline)
+        per = cv2.arcLength(outline, True)
+        if area >= 0.6 * bw * bh and not _round(area, per, bw * bh) and lo < min(bw, bh) < hi:
+            sides.append(float(min(bw, bh)))
+            if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in found):
+                holding.append(sides[-1])
+    return holding or sides
+
+
 def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray) -> DiceReading:
     """Add an uncertain spot for every die-shaped thing that was not read: a blurred die,
     a blank or logo face, a die whose pips are hidden by glare."""
-    h, w = img.shape[:2]
     if reading.die_sizes:
         side = reading.die_side
         lo, hi = 0.6 * side, 1.6 * side
     else:
-        lo, hi = min(h, w) / 30, min(h, w) / 5
+        lo, hi = _unsized_bounds(img.shape)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     spots = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
     for c in contours:
