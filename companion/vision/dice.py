@@ -177,7 +177,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         # JPEG smeared or noise broke up): the outlines of the things off the tray give the
         # size the network looks at, so that it still gets its say on them. Those the pips
         # found lie on are dice more likely than the rest (a rivet, a button).
-        found = [(u.x, u.y) for u in reading.uncertain if u.reason != NO_PIPS_REASON] + reading.leads
+        found = [(u.x, u.y) for u in reading.uncertain if u.reason != NO_PIPS_REASON]
         reading.die_sizes += _outline_sides(colours.fg, found)
     blobs = _unreported_blobs(colours.fg, reading, stretch)
     # (before the network reads any of them)
