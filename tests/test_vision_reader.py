@@ -819,7 +819,7 @@ def test_two_tone_die_is_read_though_its_body_colour_changes_between_pips(value)
 
 def test_two_tone_die_with_glare_over_a_pip_is_not_read_short():
     # The centre pip of a 5 under a glint: the face shows four pips but must not read as 4.
-    # The pips find no die body on the two-tone plastic; the die's outline gives its size,
+    # The pips find no die-shaped body on the two-tone plastic; its outline gives its size,
     # and the face network, which sees the glint where the 5's pip is, reads the 5.
     reading = read_dice(_two_tone_die(_FACE[4], glare=(0.5, 0.5)))
     assert reading.values == [5]
