@@ -50,13 +50,13 @@ pips did not read, and where the pips' own evidence does not conflict (glare whe
 has no pip, spots of other sizes or colours among them), the network being nearly sure of
 one value in several views will do too; where nothing but the network speaks for a die
 (the blob, the part of a blob off a die read, the lone spot), it must be all but sure in
-two views at least. An uncertain spot left on a die read, where the
-network is all but sure of that die's face, is that die again: it is not reported. A 1
-read beside two or more die-sized bodies with marks on them that are no pips, or nothing,
-is a key among the lettered keys of a keyboard more likely than a die: it is uncertain;
-so is a 1, or a die only the network read, with two or more squares of its own colour and
-size beside it on which no die was read (keys with no mark found on them). A calibrated
-logo face is read as its value, unless the network sees a pip face there.
+two views at least. An uncertain spot left on a die read, where the network is all but sure
+of that die's face, is that die again: it is not reported. A 1 read beside two or more
+die-sized bodies with marks on them that are no pips, or nothing, is a key among the
+lettered keys of a keyboard more likely than a die: it is uncertain; so is a 1, or a die
+only the network read, with two or more squares of its own colour and size beside it on
+which no die was read (keys with no mark found on them). A calibrated logo face is read as
+its value, unless the network sees a pip face there.
 
 Spots on a round body (a coin's marks, a button's holes) are a die only where the network
 reads one there; otherwise they are not reported, so a coin lying among the dice is not
