@@ -96,6 +96,9 @@ def main(argv=None) -> int:
     ap.add_argument("--noise", type=float, default=0.0, help="add a webcam sensor's noise to each frame: "
                     "Gaussian, of this sigma (0-255) per pixel and channel, "
                     "before its JPEG; each photo's noise is drawn from its place in the set")
+    ap.add_argument("--cast", help="tint each frame as a camera's white balance gone wrong does: "
+                    "gains on its blue, green and red, as B,G,R (1.15,1,0.85: a cool cast), "
+                    "before its JPEG")
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
                     help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
@@ -112,6 +115,14 @@ def main(argv=None) -> int:
         ap.error("--blur is a sigma in pixels: 0 or more")
     if args.noise < 0:
         ap.error("--noise is a sigma: 0 or more")
+    cast = None
+    if args.cast:
+        try:
+            cast = tuple(float(g) for g in args.cast.split(","))
+        except ValueError:
+            cast = ()
+        if len(cast) != 3 or min(cast) <= 0:
+            ap.error("--cast is three gains over 0, blue,green,red (e.g. 1.15,1,0.85)")
 
     import cv2
     from companion.vision import face_net
@@ -135,7 +146,7 @@ def main(argv=None) -> int:
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h)
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
-                               args.exposure, args.blur, args.noise, seed=k)
+                               args.exposure, args.blur, args.noise, seed=k, cast=cast)
         t0 = time.perf_counter()
         reading = read_dice(img)
         t_read += time.perf_counter() - t0
@@ -150,7 +161,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else ""))
     print(f"read correctly   {pct(tot['correct']):6.2f} %  ({tot['correct']})")
     wrong = tot["wrong"] + tot["phantom"]

@@ -5,8 +5,8 @@ A photo of the dev set is a phone photo taken from overhead. ``as_frame`` makes 
 photo, a webcam frame squeezed into 4:3 as by a slanted camera, or (``perspective``) a frame
 of a real camera that many degrees from overhead, with the far dice smaller and flatter than
 the near ones; softens it as a webcam's lens does, darkens it as an underexposed camera
-would and adds a sensor's noise; and compresses it as a webcam's MJPEG stream does. The
-labels follow.
+would, tints it as a camera's white balance gone wrong would and adds a sensor's noise; and
+compresses it as a webcam's MJPEG stream does. The labels follow.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRIT
 
 
 def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
-             tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0):
+             tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0,
+             cast: tuple[float, float, float] | None = None):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
     with ``tilt``, seen in perspective by a camera that many degrees from overhead:
@@ -46,7 +47,9 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     ``blur``: a soft lens, as a Gaussian of this sigma in the frame's pixels (a phone photo
     shrunk to a frame is sharper than any webcam's frame), also before the JPEG. ``noise``:
     a webcam sensor's, as Gaussian noise of this sigma (0-255) in each pixel and channel
-    (a photo shrunk to a frame has none), drawn from ``seed``, before the JPEG too."""
+    (a photo shrunk to a frame has none), drawn from ``seed``, before the JPEG too. ``cast``:
+    a white balance gone wrong, as gains on the blue, green and red channels ((1.15, 1, 0.85):
+    a cool cast, as under daylight with the camera set for lamps), before the JPEG too."""
     if frame and tilt:
         img, labels = perspective(img, labels, frame, tilt)
         frame = None
@@ -64,6 +67,8 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
         img = cv2.GaussianBlur(img, (0, 0), blur)
     if exposure != 1.0:
         img = cv2.convertScaleAbs(img, alpha=exposure)
+    if cast is not None:
+        img = np.clip(img * np.float32(cast), 0, 255).astype(np.uint8)
     if noise > 0:
         grain = np.random.default_rng(seed).normal(0.0, noise, img.shape)
         img = np.clip(img + grain, 0, 255).astype(np.uint8)
