@@ -11,11 +11,11 @@ crop accuracy on them, as they are and as webcam frames (``webcam_crops``): the 
 trust, since those photos were never seen.
 ``--start WEIGHTS`` goes on from weights exported here rather than from scratch (with a
 smaller ``--lr``): how the shipped weights learnt ``--desk``, ``--webcam``, ``--slanted``,
-``--dots`` and ``--same-ground`` (see ``face_net.py``). ``--webcam K`` adds K webcam frames
-of each training photo (``webcam_views``); ``--slanted N``, N rendered trays seen at a
-slant, each die's near side as no face (``slanted_scenes``); ``--dots``, dots with no die
-body as no face (``with_dots``); ``--same-ground``, white dice on a white table
-(``rendered_scenes``).
+``--dots``, ``--same-ground`` and ``--casts`` (see ``face_net.py``). ``--webcam K`` adds K
+webcam frames of each training photo (``webcam_views``); ``--slanted N``, N rendered trays
+seen at a slant, each die's near side as no face (``slanted_scenes``); ``--dots``, dots with
+no die body as no face (``with_dots``); ``--same-ground``, white dice on a white table
+(``rendered_scenes``); ``--casts``, crops tinted as by a white balance gone wrong (``cast``).
 
 Training examples are crops made by ``face_net.face_crop``, the very function the reader
 uses, around each labelled die (turned to any angle, mirrored, shifted a little, rescaled,
@@ -180,9 +180,11 @@ def slanted_scenes(n: int, rng: np.random.Generator):
     return out
 
 
-def augment(crop: np.ndarray, rng: np.random.Generator, invert: bool = True) -> np.ndarray:
+def augment(crop: np.ndarray, rng: np.random.Generator, invert: bool = True,
+            casts: bool = False) -> np.ndarray:
     """Slant, colour, blur, noise and resolution changes a new table and camera may bring
-    (and, with ``invert``, light and dark swapped now and then: a black die's white pips)."""
+    (and, with ``invert``, light and dark swapped now and then: a black die's white pips;
+    with ``casts``, a camera's white balance gone wrong: ``cast``)."""
     if rng.random() < 0.5:
         # A camera at a slant squashes the top face along one direction.
         a, k = rng.uniform(0, math.pi), rng.uniform(0.65, 1.0)
@@ -198,6 +200,8 @@ def augment(crop: np.ndarray, rng: np.random.Generator, invert: bool = True) -> 
     if rng.random() < 0.15 and invert:   # (drawn either way: a seed gives the same examples)
         crop = 255 - crop
     f = crop.astype(np.float32)
+    if casts and rng.random() < 0.5:
+        f = f * cast(rng)
     if rng.random() < 0.5:   # a grey-ish or a more saturated camera
         grey = f.mean(axis=2, keepdims=True)
         f = grey + (f - grey) * rng.uniform(0.3, 1.5)
@@ -213,6 +217,16 @@ def augment(crop: np.ndarray, rng: np.random.Generator, invert: bool = True) -> 
     if rng.random() < 0.5:
         f = f + rng.normal(0, rng.uniform(1, 8), f.shape)
     return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def cast(rng: np.random.Generator) -> np.ndarray:
+    """Gains on blue, green and red as a webcam's white balance gone wrong gives them: warmer
+    or cooler by up to 20 % each way (the lamp's colour), with a little green or magenta
+    (the sensor's). Shuffling channels (``augment``) teaches other dice colours, not this:
+    under a cast, white pips and the tray take its tint as well, and a red pip on a white die
+    stands out from it less or more than it did."""
+    t, g = rng.uniform(-0.2, 0.2), rng.uniform(-0.06, 0.06)
+    return np.array([1 + t, 1 + g, 1 - t], np.float32)
 
 
 def with_specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -301,11 +315,12 @@ def edge_points(img: np.ndarray) -> np.ndarray:
 
 
 def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: float,
-             desk: bool = False, dots: bool = False):
+             desk: bool = False, dots: bool = False, casts: bool = False):
     """One epoch of (crops N x 48 x 48 x 3 uint8, labels N) drawn from ``scenes`` (with
     ``edges``, each scene's ``edge_points``); with ``desk``, some of the bare tray carries
     print (``with_print``) as well as dots (``with_specks``); with ``dots``, also dots as a
-    face's pips stand, or crumbs or stars (``with_dots``). A scene marked ``"same ground"``
+    face's pips stand, or crumbs or stars (``with_dots``); with ``casts``, crops tinted as
+    by a camera's white balance gone wrong (``cast``). A scene marked ``"same ground"``
     (``rendered_scenes``) has its dice's crops never inverted."""
     crops, labels = [], []
     for scene, edges in zip(scenes, edges):
@@ -324,7 +339,7 @@ def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: f
                 crop = face_crop(img, x + dx, y + dy, c, rng.uniform(0, 360))
                 if rng.random() < 0.5:
                     crop = crop[:, ::-1]
-                crops.append(augment(crop, rng, invert))
+                crops.append(augment(crop, rng, invert, casts))
                 labels.append(value - 1)
         for _ in range(int(round(negatives * len(dice) * per_die))):
             box = float(np.median(boxes)) * math.exp(rng.uniform(-0.3, 0.3))
@@ -350,7 +365,7 @@ def examples(scenes, edges, rng: np.random.Generator, per_die: int, negatives: f
                     crop = with_print(crop, rng)
                 elif dots and extra < (0.8 if desk else 0.7):
                     crop = with_dots(crop, rng)
-            crops.append(augment(crop, rng))
+            crops.append(augment(crop, rng, casts=casts))
             labels.append(NOT_A_FACE)
     return np.stack(crops), np.array(labels, np.int64)
 
@@ -435,6 +450,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3, help="the learning rate to start at")
     ap.add_argument("--desk", action="store_true", help="also teach print (a rulebook, a score "
                     "pad beside the tray) as no face")
+    ap.add_argument("--casts", action="store_true", help="tint half the crops as a camera's "
+                    "white balance gone wrong does (cast)")
     ap.add_argument("--webcam", type=int, default=0, metavar="K", help="also train on K webcam "
                     "frames of each training photo (slanted, small, JPEG-compressed)")
     args = ap.parse_args(argv)
@@ -468,7 +485,8 @@ def main(argv=None) -> int:
     lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(args.epochs):
         t0 = time.time()
-        x, y = examples(train, edges, rng, per_die=3, negatives=0.5, desk=args.desk, dots=args.dots)
+        x, y = examples(train, edges, rng, per_die=3, negatives=0.5, desk=args.desk, dots=args.dots,
+                        casts=args.casts)
         x, y = torch.from_numpy(normalise(x)), torch.from_numpy(y)
         model.train()
         if args.start:
