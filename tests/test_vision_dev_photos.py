@@ -276,6 +276,16 @@ def test_a_die_leaning_on_one_read_is_read(frame, one):
     _assert_read(*_photo("IMG_20191208_112353.jpg", missing=[black_3], **frame), [(1, *one)])
 
 
+def test_two_small_dark_dice_touching_and_nothing_else_are_read():
+    # A black 5 with red pips touching a blue 1, alone in a frame seen 40 degrees from
+    # overhead: the pip reader reads neither, so the only size it has is the outline's of
+    # the one blob the two make, a die's area but long and thin. It is two dice, and the
+    # face network, asked about the places on it, reads both. (A photo the network never
+    # saw in training.)
+    _assert_read(*_photo("IMG_20191208_112704.jpg", frame="640x480", jpeg=80, tilt=40.0),
+                 [(5, 281, 221), (1, 252, 241)])
+
+
 def test_the_near_side_of_a_die_left_uncertain_is_not_read_as_another_die():
     # A white 1 in a slanted webcam frame, its near side (a 2) showing below it. The 1's
     # pip has the side's pips around it, so the die is left uncertain, the spot placed at

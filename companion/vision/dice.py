@@ -206,9 +206,11 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
     """Places on things off the tray with nothing reported on them, where the face network
     may find a die the pips did not show (a lone pip too small to trust, a white die the
     mask hardly sees): the centre of a blob shaped like one die, and a grid half a die apart
-    over a blob of a few dice touching. (Bigger blobs are left alone: a grid over a card
-    with lines of text on it found a 6 there.) And the places touching a die already
-    reported: where a blob the size of one or two dice has its centre on a die
+    over a blob of a few dice touching, or over one of little more than a die's area but
+    long and thin: two dice touching, smaller than the size measured (which, where no face
+    was read, comes from that very blob's outline). (Bigger blobs are left alone: a grid
+    over a card with lines of text on it found a 6 there.) And the places touching a die
+    already reported: where a blob the size of one or two dice has its centre on a die
     reported, the centre of the part of it off that die, if that part is over 0.4 of a
     die's area (a die leaning on it, whose pips were not found).
 
@@ -255,6 +257,7 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
         area = int(np.count_nonzero(own))
         if not 0.3 * side * side < area < 5 * one_die:
             continue
+        points = []
         if area < 1.8 * one_die:
             blob = own.view(np.uint8)
             # (the top face is the far end of a slanted die's outline)
@@ -270,11 +273,12 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
                           key=cv2.contourArea)
             (cx, cy), (rw, rh), _ = cv2.minAreaRect(contour)
             per = cv2.arcLength(contour, True)
-            if max(rw, rh) > 1.6 * (1 + reach) * min(rw, rh) or \
-                    4 * math.pi * area / max(per * per, 1e-6) > 0.86:
-                continue   # not die-shaped, or round (a coin, a bead)
-            points = [(x + float(cx), y + float(cy) - shift)]
-        else:
+            thin = max(rw, rh) > 1.6 * (1 + reach) * min(rw, rh)
+            if 4 * math.pi * area / max(per * per, 1e-6) > 0.86 or (thin and area < 1.2 * one_die):
+                continue   # round (a coin, a bead), or not die-shaped
+            if not thin:
+                points = [(x + float(cx), y + float(cy) - shift)]
+        if not points:   # (a few dice touching, or two smaller than the size measured: a grid)
             step = 0.5 * side
             points = [(float(px), float(py)) for py in np.arange(y + step / 2, y + bh, step)
                       for px in np.arange(x + step / 2, x + bw, step)

@@ -273,7 +273,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     face it is (``slant.possible_sides``).
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
-    if not reading.die_sizes or not (reading.dice or reading.uncertain):
+    if not reading.die_sizes or not (reading.dice or reading.uncertain or candidates or reading.leads):
         return reading
     net = net or FaceNet.shared()
     if net is None:
