@@ -123,10 +123,12 @@ def test_a_demo_killed_at_random_moments_ends_exactly_as_one_never_interrupted(
     for _ in range(100):
         proc = demo(args, journal.parent)
         # Let it journal a random number of new inputs, then kill it in the middle of work.
+        # (Without a camera to wait for, the demo journals about an input a millisecond: a
+        # longer wait here let it run to the game's end in two or three runs.)
         target = row_count(journal) + rng.randint(2, 12)
         while proc.poll() is None and row_count(journal) < target:
             time.sleep(0.002)
-        time.sleep(rng.uniform(0, 0.03))
+        time.sleep(rng.uniform(0, 0.003))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             proc.communicate()
