@@ -286,6 +286,17 @@ def test_two_small_dark_dice_touching_and_nothing_else_are_read():
                  [(5, 281, 221), (1, 252, 241)])
 
 
+def test_a_one_whose_body_takes_in_a_neighbours_edge_is_read():
+    # A gold 1 touching a black die, seen 40 degrees from overhead: the gold of the body
+    # found around its pip runs on along the black die's edge, so the body's centre is
+    # off the pip and something shows opposite the pip -- as with one pip of a 2, a 1 is
+    # ruled out there. But every view centred on the pip, at all three sizes, the face
+    # network reads as a 1 at ACCEPT, where a view centred on one pip of a 2 takes in the
+    # other at the largest size: it is read.
+    # (A photo the network never saw in training.)
+    _assert_read(*_photo("IMG_20191208_111904.jpg", frame="640x480", jpeg=80, tilt=40.0), [(1, 481, 297)])
+
+
 def test_the_near_side_of_a_die_left_uncertain_is_not_read_as_another_die():
     # A white 1 in a slanted webcam frame, its near side (a 2) showing below it. The 1's
     # pip has the side's pips around it, so the die is left uncertain, the spot placed at

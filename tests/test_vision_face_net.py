@@ -279,6 +279,29 @@ def test_a_die_whose_face_the_pips_did_not_read_is_read_where_the_network_reads_
     assert len(checked.uncertain) == (0 if read else 1)
 
 
+@pytest.mark.parametrize("rules_out, sure_sizes, read", [
+    ((), [40], True),
+    ((1,), [40], False),
+    ((1,), [32, 40], False),
+    ((1,), [32, 40, 48], True),
+])
+def test_a_lone_pip_off_its_bodys_centre_is_a_one_only_if_every_view_on_it_reads_one(
+        rules_out, sure_sizes, read):
+    # A lone round pip with a plain body around it, centred on the body, is the 1 it looks
+    # like where the network reads a 1 centred on the pip. Off the body's centre, with
+    # something opposite it, it may be one pip of a 2 whose other pip was lost (a crop on
+    # it at 0.8 of a die looks like a 1; at 1.2 it takes in the other pip), or a 1 whose
+    # body took in a neighbour's edge: it is a 1 only if every view centred on it, at all
+    # three sizes, reads a 1 at ACCEPT.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    spot = Uncertain(100, 106, "a mark", whole=(1, 100, 100), rules_out=rules_out)
+    reading = DiceReading([], [spot], [40.0])
+    net = _SureIn({(100, 100, side): 1 for side in sure_sizes})
+    checked = second_opinion(frame, reading, net=net)
+    assert [(d.value, d.x, d.y) for d in checked.dice] == ([(1, 100, 100)] if read else [])
+    assert len(checked.uncertain) == (0 if read else 1)
+
+
 def test_the_bare_tray_and_the_gap_between_dice_are_never_read(net):
     frame, dice = _scene(3)
     (_, x0, y0), (_, x1, y1) = dice[:2]

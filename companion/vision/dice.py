@@ -1272,12 +1272,15 @@ class FaceFinder:
                 if not round_spot or not self._plain_around(i, side):
                     # A lone spot with marks around it, or not round: a logo, not a 1 --
                     # unless the marks are marbling in the plastic. A round spot centred on
-                    # its die is the 1 it would be, for the network to confirm (``whole``).
-                    one = (1, cx, cy) if centred else None
+                    # its die is the 1 it would be, for the network to confirm (``whole``);
+                    # so is one off the body's centre with something opposite it, the body
+                    # misjudged, for the network to confirm more surely (``second_opinion``).
+                    one = (1, cx, cy) if centred or (round_spot and no_one) else None
                     reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, whole=one, rules_out=no_one))
                     return
                 if not centred:
-                    reading.uncertain.append(Uncertain(bx, by, OFF_CENTRE_REASON, rules_out=no_one))
+                    one = (1, cx, cy) if no_one else None
+                    reading.uncertain.append(Uncertain(bx, by, OFF_CENTRE_REASON, whole=one, rules_out=no_one))
                     return
                 if self._pip_alike_nearby(idx[0]):
                     # The centre pip of a 3 or 5 whose other pips did not link: on a 1 the

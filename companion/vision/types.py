@@ -32,8 +32,9 @@ class Uncertain:
     not found, a blur): not a reading, but what a second reader may confirm, or complete
     (the pips may be some of a fuller face's). It stays inside the reader (not in the
     JSON). ``whole`` is, where the pips found are part of a standard face whose other pips
-    were missed (or are a 1 but for the marks around its pip), that face as (value, x, y):
-    likewise for a second reader to confirm.
+    were missed (or are a 1 but for the marks around its pip, or for its body's centre),
+    that face as (value, x, y): likewise for a second reader to confirm (more surely where
+    ``rules_out`` holds its value).
     ``pip_face`` is the face network's highest probability of any pip face around the
     spot, where it looked: a calibrated logo face is read only where it is low.
     ``rules_out`` holds the values the pips found there (or not found) cannot be, which a
