@@ -141,6 +141,19 @@ def test_a_face_whose_missed_pip_the_network_sees_is_asked_about(faces, stands):
                                                                          "(a pip missed?)"])
 
 
+@pytest.mark.parametrize("read, faces, value", [(2, {3: 0.97}, 3), (2, {3: 0.9}, None), (4, {3: 0.97}, None)])
+def test_a_face_whose_missed_pip_the_network_is_sure_of_is_read_as_that_face(read, faces, value):
+    # The pips read a 2 where the network is sure (ACCEPT) of a 3, which holds both its
+    # pips and one more (its middle one, lost to glare): the die is the 3. Short of
+    # ACCEPT it is asked about; and a 3 where the pips read a 4 is no face that holds
+    # them: the network overrules the pips, and the die is asked about.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([Die(read, 100, 100, 0.9)], [], [40.0])
+    checked = second_opinion(frame, reading, net=_Row(faces))
+    assert [d.value for d in checked.dice] == ([value] if value else [])
+    assert len(checked.uncertain) == (0 if value else 1)
+
+
 @pytest.mark.parametrize("support, stands", [(0.1, False), (0.3, True)])
 def test_a_die_the_network_gives_little_support_is_asked_about(support, stands):
     # The pips read a 1, but the network gives that face little support and most of its

@@ -230,7 +230,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     - a die the pip reader read stays only if the network is not sure of another value
       (``OVERRULE``), does not read, at ``AGREE``, a face that holds its pips and more
       (``_FULLER``: a pip the reader missed), and gives its value some support
-      (``SUPPORT``); else it becomes uncertain;
+      (``SUPPORT``); else it becomes uncertain -- unless the network is sure (``ACCEPT``)
+      of that fuller face: then the die is that face, as an uncertain spot's pips are
+      completed below (a 2 whose middle pip glare took is the 3 the network sees);
     - an uncertain spot where the pips showed a value (its ``hint``: the pips' layout read,
       but a check doubted the die, e.g. a blur or faint pips) becomes a die only if the
       network, looking at the pips' middle, reads that very value at ``AGREE``; or if,
@@ -324,7 +326,11 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     out = DiceReading(die_sizes=reading.die_sizes)
     for d, p in zip(reading.dice, probs[:n]):
         best = int(np.argmax(p))
-        if best != d.value - 1 and p[best] > OVERRULE:
+        # (Held-out dev photos: one die more read right in 6 of the 13 views measured, none
+        # wrong; and on all 250 squeezed, a 3 labelled 2, read as 3.)
+        if best + 1 in _FULLER.get(d.value, ()) and p[best] >= ACCEPT:
+            out.dice.append(Die(best + 1, d.x, d.y, round(0.5 + 0.4 * float(p[best]), 3)))
+        elif best != d.value - 1 and p[best] > OVERRULE:
             seen = "no top face" if best == NOT_A_FACE else f"a {best + 1}"
             out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face looks like {seen}"))
         elif any(p[w - 1] >= AGREE for w in _FULLER.get(d.value, ())):
