@@ -16,12 +16,11 @@ compress at all: OpenCV's V4L2 capture takes its raw YUYV, which is 4:2:2, befor
 seen from 40 degrees off overhead, from 1.5 photo-widths away (a webcam on a desk beside the
 tray), so the far dice come out smaller and flatter than the near ones.
 
-Seven labels name another face than the die shows (``photo_views.LABEL_FIXES``, each checked
-by eye): the scores use the face shown, unless ``--as-labelled``. Five dice in the photos have
-no label, so reading them counts as "not a die": a blue die showing 6 (IMG_20191208_111530), a
-dark red 2 (111730), a green marbled 3 (112342), a black 3 with red pips (112353) and a green
-6 (IMG_20191209_095533). Nor has a die held in a hand in 112623, which the reader reads only
-in webcam frames.
+Seven labels name another face than the die shows (``photo_views.LABEL_FIXES``), and five
+dice have none (``photo_views.UNLABELLED``), each checked by eye: the scores use the faces
+shown, unless ``--as-labelled``, which scores the labels as they are (reading a die with no
+label then counts as "not a die"). A die held in a hand above the tray in
+IMG_20191208_112623 has no label either way: reading it counts as "not a die".
 """
 
 from __future__ import annotations
@@ -109,7 +108,7 @@ def main(argv=None) -> int:
                     "(e.g. trained with --holdout, to score photos it never saw)")
     ap.add_argument("--pips-only", action="store_true", help="the pip reader alone, no network")
     ap.add_argument("--as-labelled", action="store_true", help="score against the labels as they are, "
-                    "without photo_views.LABEL_FIXES (the seven labels found wrong)")
+                    "without photo_views.LABEL_FIXES and UNLABELLED (labels found wrong, dice with none)")
     args = ap.parse_args(argv)
     if args.tilt and not args.frame:
         ap.error("--tilt needs --frame (the size of the camera's frames)")

@@ -26,16 +26,15 @@ def _accuracy_module():
     return mod
 
 
-def _photo(name: str, missing=(), **frame):
+def _photo(name: str, **frame):
     """Dev photo ``name`` and its labels, as ``vision_accuracy.as_frame(**frame)`` makes them
-    (as it is, without ``frame``); ``missing``: dice its labels lack, as labels in the
-    photo's pixels (value, x, y, width, height)."""
+    (as it is, without ``frame``)."""
     import cv2
 
     acc = _accuracy_module()
     path = os.path.join(DEV, name)
     img = cv2.imread(path)
-    labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0]) + list(missing)
+    labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
     return acc.as_frame(img, labels, **frame)
 
 
@@ -104,6 +103,27 @@ def test_each_label_fixed_is_on_the_die_whose_face_it_names():
         _, x, y, w, h = fixed[k]
         assert any(d.value == face and abs(d.x - x) < w / 2 and abs(d.y - y) < h / 2
                    for d in read_dice(img).dice), f"{stem}: no {face} read at ({x:.0f}, {y:.0f})"
+
+
+def test_each_die_with_no_label_is_added_where_the_reader_reads_its_face():
+    # Five dice in the dev photos have no label (checked by eye; photo_views.UNLABELLED):
+    # each added label lies on its die -- at full size the reader reads the face it names
+    # there -- after the file's own labels, which stay where they are.
+    import cv2
+    from companion.vision.dice import read_dice
+    from companion.vision.photo_views import UNLABELLED, load_labels
+
+    for stem, added in UNLABELLED.items():
+        path = os.path.join(DEV, stem + ".jpg")
+        img = cv2.imread(path)
+        labels = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
+        as_is = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0], fixed=False)
+        assert [lab[1:] for lab in labels[:len(as_is)]] == [lab[1:] for lab in as_is]
+        assert len(labels) == len(as_is) + len(added)
+        dice = read_dice(img).dice
+        for face, x, y, w, h in labels[len(as_is):]:
+            assert any(d.value == face and abs(d.x - x) < w / 2 and abs(d.y - y) < h / 2
+                       for d in dice), f"{stem}: no {face} read at ({x:.0f}, {y:.0f})"
 
 
 def test_dev_subset_accuracy():
@@ -291,9 +311,8 @@ def test_a_die_leaning_on_one_read_is_read(frame, one):
     # A small blue 1 touching a green 4, in webcam frames: the pip reader reports nothing
     # on it, and the two dice are one blob whose centre is on the 4, read. The part off
     # the 4 is asked about, and the face network is sure of a 1 there in more than one
-    # view. (A photo the network never saw in training. Its labels lack a black 3.)
-    black_3 = (3, 1340, 1620, 120, 120)
-    _assert_read(*_photo("IMG_20191208_112353.jpg", missing=[black_3], **frame), [(1, *one)])
+    # view. (A photo the network never saw in training.)
+    _assert_read(*_photo("IMG_20191208_112353.jpg", **frame), [(1, *one)])
 
 
 def test_two_small_dark_dice_touching_and_nothing_else_are_read():
@@ -335,18 +354,17 @@ def test_the_near_side_of_a_die_left_uncertain_is_not_read_as_another_die():
     _assert_read(*_photo("IMG_20191208_112214.jpg", frame="640x480", jpeg=80))
 
 
-@pytest.mark.parametrize("name, frame, face, missing", [
+@pytest.mark.parametrize("name, frame, face", [
     # a yellow 2 just below a blue 5, in a webcam frame squeezed as from 40 degrees
-    ("IMG_20191208_111446.jpg", {"frame": "640x480", "jpeg": 95}, (2, 539, 161), []),
-    # a red 6 just below a brown 3, seen 40 degrees from overhead (the labels lack a red 2)
-    ("IMG_20191208_111730.jpg", {"frame": "640x480", "jpeg": 80, "tilt": 40.0}, (6, 394, 202),
-     [(2, 1351, 1602, 150, 150)]),
+    ("IMG_20191208_111446.jpg", {"frame": "640x480", "jpeg": 95}, (2, 539, 161)),
+    # a red 6 just below a brown 3, seen 40 degrees from overhead
+    ("IMG_20191208_111730.jpg", {"frame": "640x480", "jpeg": 80, "tilt": 40.0}, (6, 394, 202)),
 ])
-def test_a_die_just_below_another_of_another_colour_is_not_taken_for_its_side(name, frame, face, missing):
+def test_a_die_just_below_another_of_another_colour_is_not_taken_for_its_side(name, frame, face):
     # At a slant, a face read closer below a die than two touching dice stand may be that
     # die's near side; but a side is its die's own plastic, and these faces are another
     # colour: each is read. (Photos the network never saw in training.)
-    _assert_read(*_photo(name, missing=missing, **frame), [face])
+    _assert_read(*_photo(name, **frame), [face])
 
 
 @pytest.mark.parametrize("name, frame, face", [

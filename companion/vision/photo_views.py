@@ -7,7 +7,7 @@ of a real camera that many degrees from overhead, with the far dice smaller and 
 the near ones; softens it as a webcam's lens does, darkens it as an underexposed camera
 would, tints it as a camera's white balance gone wrong would and adds a sensor's noise; and
 compresses it as a webcam's MJPEG stream does. The labels follow (seven of them mended:
-``LABEL_FIXES``).
+``LABEL_FIXES``; five dice with none added: ``UNLABELLED``).
 """
 
 from __future__ import annotations
@@ -33,9 +33,21 @@ LABEL_FIXES = {
 }
 
 
+# Dice in the dev photos with no label, each checked by eye: photo -> [(face, cx, cy, bw, bh)]
+# as fractions of the photo's sides (YOLO's form; the box is a die's usual size there). (A
+# die held in a hand above the tray in IMG_20191208_112623 is left unlabelled: not rolled.)
+UNLABELLED = {
+    "IMG_20191208_111530": [(6, 0.1781, 0.9072, 0.0625, 0.0625)],   # a blue 6 with red pips
+    "IMG_20191208_111730": [(2, 0.4938, 0.5855, 0.0548, 0.0548)],   # a dark red 2
+    "IMG_20191208_112342": [(3, 0.4203, 0.2313, 0.0530, 0.0530)],   # a green marbled 3
+    "IMG_20191208_112353": [(3, 0.4898, 0.5921, 0.0439, 0.0439)],   # a black 3 with red pips
+    "IMG_20191209_095533": [(6, 0.5283, 0.5696, 0.0563, 0.0563)],   # a green 6
+}
+
+
 def load_labels(path: str, w: int, h: int, fixed: bool = True) -> list[tuple[int, float, float, float, float]]:
-    """(value, cx, cy, bw, bh) in pixels, from a YOLO label file; ``fixed``: with the
-    ``LABEL_FIXES`` of a dev photo's labels."""
+    """(value, cx, cy, bw, bh) in pixels, from a YOLO label file; ``fixed``: with a dev
+    photo's ``LABEL_FIXES`` made and its ``UNLABELLED`` dice added."""
     stem = os.path.splitext(os.path.basename(path))[0]
     out = []
     with open(path) as fh:
@@ -45,6 +57,8 @@ def load_labels(path: str, w: int, h: int, fixed: bool = True) -> list[tuple[int
                 c, x, y, bw, bh = int(parts[0]), *map(float, parts[1:])
                 value = LABEL_FIXES.get((stem, len(out)), c + 1) if fixed else c + 1
                 out.append((value, x * w, y * h, bw * w, bh * h))
+    if fixed:
+        out += [(v, x * w, y * h, bw * w, bh * h) for v, x, y, bw, bh in UNLABELLED.get(stem, ())]
     return out
 
 
