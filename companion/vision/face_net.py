@@ -327,7 +327,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     for d, p in zip(reading.dice, probs[:n]):
         best = int(np.argmax(p))
         # (Held-out dev photos: one die more read right in 6 of the 13 views measured, none
-        # wrong; and on all 250 squeezed, a 3 labelled 2, read as 3.)
+        # more wrong.)
         if best + 1 in _FULLER.get(d.value, ()) and p[best] >= ACCEPT:
             out.dice.append(Die(best + 1, d.x, d.y, round(0.5 + 0.4 * float(p[best]), 3)))
         elif best != d.value - 1 and p[best] > OVERRULE:
