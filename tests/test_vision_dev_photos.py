@@ -47,10 +47,25 @@ def _assert_read(img, labels, faces=()):
     res = _accuracy_module().score_image(reading, labels)
     assert res["wrong"] == res["phantom"] == 0
     for value, fx, fy in faces:
-        (x, y, w, h), = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - fx) < 10
-                         and abs(lab[2] - fy) < 10]
-        assert any(d.value == value and abs(d.x - x) < w / 2 and abs(d.y - y) < h / 2
-                   for d in reading.dice), f"the {value} at ({x:.0f}, {y:.0f}) was not read"
+        box, = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - fx) < 10
+                and abs(lab[2] - fy) < 10]
+        assert _read_in(reading.dice, value, *box), f"the {value} at ({box[0]:.0f}, {box[1]:.0f}) was not read"
+
+
+def _read_in(dice, value: int, x: float, y: float, w: float, h: float) -> bool:
+    """Whether one of ``dice`` is ``value`` with its centre in the box (x, y, w, h)."""
+    return any(d.value == value and abs(d.x - x) < w / 2 and abs(d.y - y) < h / 2 for d in dice)
+
+
+def _labels_mended_and_as_is(stem: str):
+    """Full-size dev photo ``stem``, its labels with ``photo_views``' mends, and as they are."""
+    import cv2
+    from companion.vision.photo_views import load_labels
+
+    path = os.path.join(DEV, stem + ".jpg")
+    img = cv2.imread(path)
+    return (img, load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0]),
+            load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0], fixed=False))
 
 
 def _subset_rates(reduce: int, **frame) -> tuple[float, float]:
@@ -89,41 +104,30 @@ def test_each_label_fixed_is_on_the_die_whose_face_it_names():
     # Seven dev labels name another face than their die shows (checked by eye; the scores
     # use photo_views.LABEL_FIXES). Each fix must land on its own label: at full size the
     # reader reads the face it names there, and only that label differs from the file's.
-    import cv2
     from companion.vision.dice import read_dice
-    from companion.vision.photo_views import LABEL_FIXES, load_labels
+    from companion.vision.photo_views import LABEL_FIXES
 
     for (stem, k), face in LABEL_FIXES.items():
-        path = os.path.join(DEV, stem + ".jpg")
-        img = cv2.imread(path)
-        fixed = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
-        as_is = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0], fixed=False)
+        img, fixed, as_is = _labels_mended_and_as_is(stem)
         assert [n for n, (a, b) in enumerate(zip(fixed, as_is)) if a != b] == [k]
         assert fixed[k][0] == face != as_is[k][0] and fixed[k][1:] == as_is[k][1:]
-        _, x, y, w, h = fixed[k]
-        assert any(d.value == face and abs(d.x - x) < w / 2 and abs(d.y - y) < h / 2
-                   for d in read_dice(img).dice), f"{stem}: no {face} read at ({x:.0f}, {y:.0f})"
+        assert _read_in(read_dice(img).dice, *fixed[k]), f"{stem}: no {face} read at its label"
 
 
 def test_each_die_with_no_label_is_added_where_the_reader_reads_its_face():
     # Five dice in the dev photos have no label (checked by eye; photo_views.UNLABELLED):
     # each added label lies on its die -- at full size the reader reads the face it names
     # there -- after the file's own labels, which stay where they are.
-    import cv2
     from companion.vision.dice import read_dice
-    from companion.vision.photo_views import UNLABELLED, load_labels
+    from companion.vision.photo_views import UNLABELLED
 
     for stem, added in UNLABELLED.items():
-        path = os.path.join(DEV, stem + ".jpg")
-        img = cv2.imread(path)
-        labels = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
-        as_is = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0], fixed=False)
+        img, labels, as_is = _labels_mended_and_as_is(stem)
         assert [lab[1:] for lab in labels[:len(as_is)]] == [lab[1:] for lab in as_is]
         assert len(labels) == len(as_is) + len(added)
         dice = read_dice(img).dice
-        for face, x, y, w, h in labels[len(as_is):]:
-            assert any(d.value == face and abs(d.x - x) < w / 2 and abs(d.y - y) < h / 2
-                       for d in dice), f"{stem}: no {face} read at ({x:.0f}, {y:.0f})"
+        for label in labels[len(as_is):]:
+            assert _read_in(dice, *label), f"{stem}: no {label[0]} read at its added label"
 
 
 def test_dev_subset_accuracy():

@@ -1269,17 +1269,17 @@ class FaceFinder:
                 centred = round_spot and self._off_centre(bx, by, cx, cy, side) <= 0.2 * side
                 # Off the centre, with a partner opposite, it is part of a 2-6, not a 1.
                 no_one = () if centred or not self._partner_shows(i, bx, by, side) else (1,)
+                # A round spot centred on its die is the 1 it would be, for the network to
+                # confirm (``whole``); so is one off the body's centre with something opposite
+                # it, the body misjudged, for the network to confirm more surely (its 1 is
+                # ruled out: ``second_opinion``).
+                one = (1, cx, cy) if round_spot and (centred or no_one) else None
                 if not round_spot or not self._plain_around(i, side):
                     # A lone spot with marks around it, or not round: a logo, not a 1 --
-                    # unless the marks are marbling in the plastic. A round spot centred on
-                    # its die is the 1 it would be, for the network to confirm (``whole``);
-                    # so is one off the body's centre with something opposite it, the body
-                    # misjudged, for the network to confirm more surely (``second_opinion``).
-                    one = (1, cx, cy) if centred or (round_spot and no_one) else None
+                    # unless the marks are marbling in the plastic.
                     reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, whole=one, rules_out=no_one))
                     return
                 if not centred:
-                    one = (1, cx, cy) if no_one else None
                     reading.uncertain.append(Uncertain(bx, by, OFF_CENTRE_REASON, whole=one, rules_out=no_one))
                     return
                 if self._pip_alike_nearby(idx[0]):
