@@ -8,6 +8,9 @@ round pips, so ``read_dice`` stretches such a frame back before reading it.
 The squash is measured from the pips themselves, which are round on the die: the average
 shape of the pips in the frame (their second moments, so each pip's tilt counts) is an
 ellipse whose axis ratio is the squash. No die size, tray or calibration is needed.
+Beyond about 45 degrees the near sides' pips, rounder than the top faces' then, make the
+frame look less squashed than it is: the pips of the faces read tell it better
+(``top_face_stretch``), and ``read_dice`` reads such a frame again.
 
 Stretched back, the near sides of the dice show round pips too: ``side_faces`` sorts out
 the faces read there.
@@ -47,10 +50,11 @@ AXIS_TOLERANCE_DEG = 20.0
 OTHER_COLOUR = 20.0
 
 
-def stretch_for(pips: list[Pip]) -> tuple[float, float] | None:
+def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[float, float] | None:
     """``(fx, fy)``: how much to stretch the frame along x and y to make its pips round
-    again (one of them 1.0), or None when the frame is not measurably squashed."""
-    flat = [p for p in pips if p.ratio >= SIDE_PIP_RATIO]
+    again (one of them 1.0), or None when the frame is not measurably squashed. Pips
+    flatter than ``side_ratio`` are taken for side faces' and left out."""
+    flat = [p for p in pips if p.ratio >= side_ratio]
     if len(flat) < MIN_PIPS:
         return None
     # Mean second-moment tensor of the pips, each normalised to a major axis of 1 and
@@ -76,6 +80,23 @@ def stretch_for(pips: list[Pip]) -> tuple[float, float] | None:
     if off_vertical >= 90.0 - AXIS_TOLERANCE_DEG:
         return stretch, 1.0
     return None
+
+
+def top_face_stretch(pips: list[Pip], tops: list[tuple[float, float]], side: float,
+                     stretch: tuple[float, float]) -> tuple[float, float] | None:
+    """The stretch measured on the pips of the faces read alone: ``tops``, their centres in
+    a frame stretched by ``stretch``; ``pips``, the unstretched frame's; ``side``, a die's
+    side in the stretched frame. (None: too few such pips, or not squashed.)
+
+    ``stretch_for`` measures all the frame's pips, the near sides' too: beyond about 45
+    degrees they outnumber the top faces' and are rounder than those (a side is seen less
+    obliquely than the top then), so it finds the frame less squashed than it is, and a top
+    face stretched by it is still flat. A top face's pips, the flattest in such a frame,
+    are all measured here, however flat."""
+    fx, fy = stretch
+    reach = 0.4 * side
+    own = [p for p in pips if any(abs(p.x * fx - x) < reach and abs(p.y * fy - y) < reach for x, y in tops)]
+    return stretch_for(own, side_ratio=0.0)
 
 
 def side_drop(stretch: tuple[float, float]) -> float:
@@ -155,18 +176,21 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
 
     # A side's centre lies 0.65-0.9 die sides from its top face's at up to 40 degrees, and
     # up to one side at 45, where a touching die's would be: there only the shade tells.
+    # Steeper, it lies half the sides' drop beyond the top face's edge.
+    centre = 0.5 + 0.5 * side_drop(stretch)
+    shade_reach, colour_reach = max(1.05, centre + 0.05), max(0.92, centre - 0.08)
     keep, unsure = [], []
     for d in reading.dice:
-        if any(shaded(d.x, d.y, b) for b in beside(d.x, d.y, beyond, 1.05)):
+        if any(shaded(d.x, d.y, b) for b in beside(d.x, d.y, beyond, shade_reach)):
             continue
-        if not all(another_colour(d.x, d.y, b) for b in beside(d.x, d.y, beyond, 0.92)):
+        if not all(another_colour(d.x, d.y, b) for b in beside(d.x, d.y, beyond, colour_reach)):
             unsure.append(Uncertain(d.x, d.y, "a top face or the side of the die beyond it"))
         else:
             keep.append(d)
     # An unreadable spot in the shade beside a die read is that die's side, not another die.
     read = [(d.x, d.y) for d in keep]
     unsure += [u for u in reading.uncertain
-               if not any(shaded(u.x, u.y, b) for b in beside(u.x, u.y, read, 1.05))]
+               if not any(shaded(u.x, u.y, b) for b in beside(u.x, u.y, read, shade_reach))]
     return DiceReading(keep, unsure, reading.die_sizes, reading.leads)
 
 
