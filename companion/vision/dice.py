@@ -83,7 +83,7 @@ from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, crop_to_tray, even_exposure, foreground_mask, working_image
-from .slant import possible_sides, side_drop, side_faces, stretch_for, top_face_stretch, toward_camera
+from .slant import possible_sides, side_drop, side_faces, steeper_stretch, stretch_for, top_face_pips, toward_camera
 from .types import DiceReading, Die, Uncertain
 
 # Colour distance (``colour_space`` units, ~0-255) within which two samples are one body.
@@ -138,13 +138,6 @@ SIDE_FACE_RATIO = 0.65
 MIN_DIE_SIDE = 11 * math.sqrt(MIN_PIP_AREA / math.pi)
 
 
-# A frame is read again when the faces read measure it this much more squashed than all its
-# pips did (``top_face_stretch``). At 1.15 two real dice in a frame squeezed to 0.75 became
-# uncertain (its few faces read said 1.16 more); 1.2 and 1.25 read the held-out dev views
-# alike, and 1.2 read more rendered dice seen from 50-60 degrees.
-STEEPER = 1.2
-
-
 def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> DiceReading:
     """Read every die in ``frame`` (BGR or grey ndarray of any size)."""
     cal = calibration or Calibration()
@@ -173,9 +166,10 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         # squashed than it is: if the faces read say so, read it again stretched as they say.
         # (Where all the pips say the frame is not squashed, a few faces' do not overrule
         # them.)
-        tops = top_face_stretch(search.find(kernel), [(d.x, d.y) for d in reading.dice], reading.die_side, stretch)
-        if tops is not None and max(tops) > STEEPER * max(stretch) and (tops[1] > tops[0]) == (stretch[1] > stretch[0]):
-            stretch = tops
+        tops = [(d.x, d.y) for d in reading.dice]
+        steeper = steeper_stretch(top_face_pips(search.find(kernel), tops, reading.die_side, stretch), stretch)
+        if steeper is not None:
+            stretch = steeper
             reading = _read_stretched(search, kernel, stretch, die)
     if cal.logo_value:
         reading = _logo_faces(reading, cal.logo_value)

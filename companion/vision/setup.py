@@ -10,7 +10,7 @@ import numpy as np
 from .calibration import Calibration, CalibrationError
 from .pips import find_pips
 from .segment import even_exposure, working_image
-from .slant import MIN_PIPS, stretch_for
+from .slant import MIN_PIPS, steeper_stretch, stretch_for, top_face_pips
 
 
 # The least side of a frame a setup is measured from: a tray with dice in it, not a strip.
@@ -59,7 +59,7 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
     h, w = frames[0].shape[:2]
     if min(h, w) < MIN_FRAME_SIDE:
         raise CalibrationError(f"the calibration images are {w}x{h} px: use whole frames from the camera")
-    trays, sizes, lights, pips = [], [], [], []
+    trays, sizes, lights, pips, faces = [], [], [], [], []
     for frame in frames:
         img, scale = working_image(frame)
         # (The tray and the pips as the reader sees them: a dim room's frame brightened.)
@@ -68,9 +68,13 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
         if region is not None:
             trays.append(region)
         # The pips of every frame together: a steadier measure of the slant than one frame's.
-        pips += find_pips(bright, pip_kernel(bright))
+        found = find_pips(bright, pip_kernel(bright))
+        pips += found
         reading = read_dice(frame)
         sizes += reading.die_sizes
+        if reading.dice and reading.die_sizes:
+            # (the faces read, in working pixels, and their frame's pips)
+            faces.append((found, [(d.x * scale, d.y * scale) for d in reading.dice], reading.die_side * scale))
         x, y, rw, rh = region or [0, 0, 1, 1]
         ih, iw = img.shape[:2]
         floor = img[int(y * ih):int((y + rh) * ih), int(x * iw):int((x + rw) * iw)]
@@ -86,5 +90,13 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
             rw, rh = x1 - x, y1 - y
         cal.tray = [round(x, 4), round(y, 4), round(rw, 4), round(rh, 4)]
     if len(pips) >= MIN_PIPS:
-        cal.stretch = [round(v, 3) for v in stretch_for(pips) or (1.0, 1.0)]
+        stretch = stretch_for(pips) or (1.0, 1.0)
+        if stretch != (1.0, 1.0):
+            # Steeper than about 45 degrees the faces read tell the slant better, as
+            # ``read_dice`` finds it: their pips, of every frame together.
+            fx, fy = stretch
+            own = [p for found, tops, side in faces
+                   for p in top_face_pips(found, [(x * fx, y * fy) for x, y in tops], side, stretch)]
+            stretch = steeper_stretch(own, stretch) or stretch
+        cal.stretch = [round(v, 3) for v in stretch]
     return cal.validate()

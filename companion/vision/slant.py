@@ -10,7 +10,7 @@ shape of the pips in the frame (their second moments, so each pip's tilt counts)
 ellipse whose axis ratio is the squash. No die size, tray or calibration is needed.
 Beyond about 45 degrees the near sides' pips, rounder than the top faces' then, make the
 frame look less squashed than it is: the pips of the faces read tell it better
-(``top_face_stretch``), and ``read_dice`` reads such a frame again.
+(``steeper_stretch``), and ``read_dice`` reads such a frame again.
 
 Stretched back, the near sides of the dice show round pips too: ``side_faces`` sorts out
 the faces read there.
@@ -42,6 +42,11 @@ SIDE_PIP_RATIO = 0.45
 # The squash is undone only along the image's axes (a camera tilted down at the tray, or
 # turned sideways): within this many degrees of one.
 AXIS_TOLERANCE_DEG = 20.0
+# The faces read must measure a frame this much more squashed than all its pips did for it
+# to be read again as they say (``steeper_stretch``). At 1.15 two real dice in a frame
+# squeezed to 0.75 became uncertain (its few faces read said 1.16 more); 1.2 and 1.25 read
+# the held-out dev views alike, and 1.2 read more rendered dice seen from 50-60 degrees.
+STEEPER = 1.2
 # A face whose body's colour is this far (in ``colour_space``'s colour axes) from any shade
 # or brightening of the die beyond it is not that die's side. The sides of rendered dice
 # measure 0-0.4 from their tops, and ``side_faces`` takes up to 12 as the same plastic in
@@ -82,21 +87,31 @@ def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[fl
     return None
 
 
-def top_face_stretch(pips: list[Pip], tops: list[tuple[float, float]], side: float,
-                     stretch: tuple[float, float]) -> tuple[float, float] | None:
-    """The stretch measured on the pips of the faces read alone: ``tops``, their centres in
-    a frame stretched by ``stretch``; ``pips``, the unstretched frame's; ``side``, a die's
-    side in the stretched frame. (None: too few such pips, or not squashed.)
+def top_face_pips(pips: list[Pip], tops: list[tuple[float, float]], side: float,
+                  stretch: tuple[float, float]) -> list[Pip]:
+    """The pips of the faces read: ``tops``, their centres in a frame stretched by
+    ``stretch``; ``pips``, the unstretched frame's; ``side``, a die's side in the stretched
+    frame."""
+    fx, fy = stretch
+    reach = 0.4 * side
+    return [p for p in pips if any(abs(p.x * fx - x) < reach and abs(p.y * fy - y) < reach for x, y in tops)]
+
+
+def steeper_stretch(top_pips: list[Pip], stretch: tuple[float, float]) -> tuple[float, float] | None:
+    """The stretch the pips of the faces read (``top_face_pips``) measure, where it is more
+    than ``STEEPER`` times ``stretch``, the one all the frame's pips measured, along the
+    same axis (None: it is not, or there are too few such pips).
 
     ``stretch_for`` measures all the frame's pips, the near sides' too: beyond about 45
     degrees they outnumber the top faces' and are rounder than those (a side is seen less
     obliquely than the top then), so it finds the frame less squashed than it is, and a top
     face stretched by it is still flat. A top face's pips, the flattest in such a frame,
     are all measured here, however flat."""
-    fx, fy = stretch
-    reach = 0.4 * side
-    own = [p for p in pips if any(abs(p.x * fx - x) < reach and abs(p.y * fy - y) < reach for x, y in tops)]
-    return stretch_for(own, side_ratio=0.0)
+    tops_say = stretch_for(top_pips, side_ratio=0.0)
+    if tops_say is None or max(tops_say) <= STEEPER * max(stretch) or \
+            (tops_say[1] > tops_say[0]) != (stretch[1] > stretch[0]):
+        return None
+    return tops_say
 
 
 def side_drop(stretch: tuple[float, float]) -> float:
