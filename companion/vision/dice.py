@@ -489,7 +489,8 @@ def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
 
     def moved_die(d: Die) -> Die:
         x, y = pos(d.x, d.y)
-        return replace(d, x=x, y=y, side=None if d.side is None else d.side * size)
+        return replace(d, x=x, y=y, side=None if d.side is None else d.side * size,
+                       pips=tuple(pos(px, py) for px, py in d.pips))
 
     return DiceReading([moved_die(d) for d in reading.dice], [moved(u) for u in reading.uncertain],
                        [s * size for s in reading.die_sizes], [pos(x, y) for x, y in reading.leads])
@@ -671,6 +672,10 @@ _LAYOUTS = [(2, _layout((0, 0), (2, 2))), (2, _layout((2, 0), (0, 2))),
             (6, _layout(*_CORNERS, (0, 1), (2, 1))), (6, _layout(*_CORNERS, (1, 0), (1, 2)))]
 _PLACINGS = np.array([(p, q, x, y) for p, q in ((1, 0), (1, 1), (2, 0), (2, 2), (2, 1), (1, 2))
                       for x in range(3 - p) for y in range(3 - q)], np.float64)
+
+
+def _centres(pts: np.ndarray) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in pts)
 
 
 def _mean32(a: np.ndarray) -> float:
@@ -1204,7 +1209,8 @@ class FaceFinder:
         self.read_pip_radii.append(r)
         reading.die_sizes.append(side)
         # Read from the outline rather than the body colour: a little less sure.
-        return Die(value, float(fx), float(fy), round(0.5 + 0.4 * max(0.0, float(quality)), 3), side)
+        return Die(value, float(fx), float(fy), round(0.5 + 0.4 * max(0.0, float(quality)), 3), side,
+                   _centres(pts))
 
     def _partial_face(self, idx: list[int], cx: float, cy: float, reason: str) -> Uncertain:
         """The uncertain spot for pips ``idx`` (centred at cx, cy) that are not a whole face,
@@ -1361,5 +1367,5 @@ class FaceFinder:
             # 0.6 to 0.8 of the die's side (rounded dice to sharp-edged ones), and the
             # network allows for a fifth either way.
             self._sizes_from_pips.append(_span(pts) / 0.7)
-        reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3), side))
+        reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3), side, _centres(pts)))
         self.read_pip_radii.append(r)

@@ -340,7 +340,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         elif p[d.value - 1] < SUPPORT:
             out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face does not look it"))
         else:
-            out.dice.append(Die(d.value, d.x, d.y, round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
+            # (the pips' own reading, their centres kept: they tell ``companion calibrate`` the slant)
+            out.dice.append(replace(d, confidence=round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
     faces = probs[n:, :NOT_A_FACE]
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
     ends = np.cumsum([len(spot.pattern) for spot in spots[:len(reading.uncertain)]], dtype=int)

@@ -10,7 +10,7 @@ import numpy as np
 from .calibration import Calibration, CalibrationError
 from .pips import find_pips
 from .segment import even_exposure, working_image
-from .slant import MIN_PIPS, steeper_stretch, stretch_for, top_face_pips
+from .slant import MIN_PIPS, layout_stretch, steeper_stretch, stretch_for, top_face_pips
 
 
 # The least side of a frame a setup is measured from: a tray with dice in it, not a strip.
@@ -59,7 +59,7 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
     h, w = frames[0].shape[:2]
     if min(h, w) < MIN_FRAME_SIDE:
         raise CalibrationError(f"the calibration images are {w}x{h} px: use whole frames from the camera")
-    trays, sizes, lights, pips, faces = [], [], [], [], []
+    trays, sizes, lights, pips, faces, read = [], [], [], [], [], []
     for frame in frames:
         img, scale = working_image(frame)
         # (The tray and the pips as the reader sees them: a dim room's frame brightened.)
@@ -72,6 +72,8 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
         pips += found
         reading = read_dice(frame)
         sizes += reading.die_sizes
+        # (Each face in its own pixels: only its shape counts.)
+        read += [(d.value, d.pips) for d in reading.dice]
         if reading.dice and reading.die_sizes:
             # (the faces read, in working pixels, and their frame's pips)
             faces.append((found, [(d.x * scale, d.y * scale) for d in reading.dice], reading.die_side * scale))
@@ -89,7 +91,12 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
             x, y, x1, y1 = max(0.0, x - mx), max(0.0, y - my), min(1.0, x + rw + mx), min(1.0, y + rh + my)
             rw, rh = x1 - x, y1 - y
         cal.tray = [round(x, 4), round(y, 4), round(rw, 4), round(rh, 4)]
-    if len(pips) >= MIN_PIPS:
+    # Where the pips stand on the 4s and 5s read tells the slant best; without enough of
+    # them, the pips' own shapes.
+    by_layout = layout_stretch(read)
+    if by_layout is not None:
+        cal.stretch = [round(v, 3) for v in by_layout]
+    elif len(pips) >= MIN_PIPS:
         stretch = stretch_for(pips) or (1.0, 1.0)
         if stretch != (1.0, 1.0):
             # Steeper than about 45 degrees the faces read tell the slant better, as

@@ -10,7 +10,9 @@ shape of the pips in the frame (their second moments, so each pip's tilt counts)
 ellipse whose axis ratio is the squash. No die size, tray or calibration is needed.
 Beyond about 45 degrees the near sides' pips, rounder than the top faces' then, make the
 frame look less squashed than it is: the pips of the faces read tell it better
-(``steeper_stretch``), and ``read_dice`` reads such a frame again.
+(``steeper_stretch``), and ``read_dice`` reads such a frame again. ``companion calibrate``
+measures the squash from where the pips of the 4s and 5s read stand (``layout_stretch``),
+which holds where the pips are too small to show their shape.
 
 Stretched back, the near sides of the dice show round pips too: ``side_faces`` sorts out
 the faces read there.
@@ -19,7 +21,7 @@ the faces read there.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
@@ -71,20 +73,29 @@ def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[fl
         syy += p.contrast * (s * s + q * c * c)
         sxy += p.contrast * (1.0 - q) * c * s
         total += p.contrast
-    sxx, syy, sxy = sxx / total, syy / total, sxy / total
+    ratio, axis = _squash(sxx / total, syy / total, sxy / total)
+    if ratio >= MIN_SQUASH or axis is None:
+        return None
+    return _along(axis, ratio ** -UNDERSTATEMENT)
+
+
+def _squash(sxx: float, syy: float, sxy: float) -> tuple[float, int | None]:
+    """The axis ratio (short / long) of a mean shape with second moments ``sxx``, ``syy``
+    and ``sxy``, and the image axis its short axis lies along, the way to stretch: 0 for
+    x, 1 for y, None for neither (more than ``AXIS_TOLERANCE_DEG`` off both)."""
     mean, half = (sxx + syy) / 2, math.hypot((sxx - syy) / 2, sxy)
     ratio = math.sqrt(max(mean - half, 0.0) / (mean + half))
-    if ratio >= MIN_SQUASH:
-        return None
-    # Direction of the short axis of the mean shape: the direction to stretch.
     short = math.degrees(0.5 * math.atan2(2 * sxy, sxx - syy)) + 90.0
     off_vertical = abs((short % 180.0) - 90.0)
-    stretch = ratio ** -UNDERSTATEMENT
     if off_vertical <= AXIS_TOLERANCE_DEG:
-        return 1.0, stretch
+        return ratio, 1
     if off_vertical >= 90.0 - AXIS_TOLERANCE_DEG:
-        return stretch, 1.0
-    return None
+        return ratio, 0
+    return ratio, None
+
+
+def _along(axis: int, stretch: float) -> tuple[float, float]:
+    return (1.0, stretch) if axis == 1 else (stretch, 1.0)
 
 
 def top_face_pips(pips: list[Pip], tops: list[tuple[float, float]], side: float,
@@ -112,6 +123,44 @@ def steeper_stretch(top_pips: list[Pip], stretch: tuple[float, float]) -> tuple[
             (tops_say[1] > tops_say[0]) != (stretch[1] > stretch[0]):
         return None
     return tops_say
+
+
+# Faces whose four outer pips stand at the corners of a square: on the die they spread
+# alike every way, at any turn of the die, so in the frame their spread is the squash.
+SQUARE_FACES = (4, 5)
+# Fewer square faces than this say too little about the camera.
+MIN_SQUARE_FACES = 2
+
+
+def layout_stretch(faces: Sequence[tuple[int, Sequence[tuple[float, float]]]]) -> tuple[float, float] | None:
+    """``(fx, fy)``: how much to stretch the frame to make its square faces square again
+    ((1.0, 1.0): they are), measured from ``faces``, the faces read (value and the
+    centres of its pips, in the unstretched frame); None when there are too few 4s and
+    5s among them, or their squash lies along neither image axis.
+
+    A pip's shape says little once it is only a few pixels wide (the pips of a rendered
+    die 20-26 px wide come out as round blurs at any slant: calibrated from their shapes,
+    40 to 55 degrees measured 1.14-1.18), but where the pips stand does: the four outer
+    pips of a 4 or a 5 spread alike every way on the die, so their mean spread in the
+    frame is the squash itself (those rendered slants: within 2 %; held-out dev photos
+    squeezed to 0.75: 0.735-0.749)."""
+    shapes = []
+    for value, pips in faces:
+        if value not in SQUARE_FACES or len(pips) != value:
+            continue
+        pts = np.array(pips, np.float64)
+        # (a 5's middle pip is the one nearest the centre)
+        outer = pts[np.argsort(((pts - pts.mean(axis=0)) ** 2).sum(axis=1))[-4:]]
+        q = outer - outer.mean(axis=0)
+        spread = q.T @ q
+        shapes.append(spread / np.trace(spread))
+    if len(shapes) < MIN_SQUARE_FACES:
+        return None
+    (sxx, sxy), (_, syy) = sum(shapes) / len(shapes)
+    ratio, axis = _squash(sxx, syy, sxy)
+    if ratio >= MIN_SQUASH:
+        return 1.0, 1.0
+    return None if axis is None else _along(axis, 1.0 / ratio)
 
 
 def side_drop(stretch: tuple[float, float]) -> float:

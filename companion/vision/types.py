@@ -16,12 +16,15 @@ class Die:
     """One die read with confidence: ``value`` 1-6, centre of its top face, confidence 0-1.
 
     ``side`` is the side in pixels of the die's body where the reader measured it: how
-    wide a second reader looks at this die (not in the JSON)."""
+    wide a second reader looks at this die; ``pips``, the centres of the pips the pip
+    reader read it from (none where the network read it): how the camera squashes a face
+    (``companion calibrate``). Neither is in the JSON."""
     value: int
     x: float
     y: float
     confidence: float
     side: float | None = field(default=None, repr=False, compare=False)
+    pips: tuple[tuple[float, float], ...] = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
