@@ -72,7 +72,7 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
         pips += found
         reading = read_dice(frame)
         sizes += reading.die_sizes
-        # (Each face in its own pixels: only its shape counts.)
+        # (in the frame's pixels, as they stand: ``read_dice`` undoes its own stretch)
         read += [(d.value, d.pips) for d in reading.dice]
         if reading.dice and reading.die_sizes:
             # (the faces read, in working pixels, and their frame's pips)
