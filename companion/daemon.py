@@ -43,6 +43,7 @@ class Daemon:
         settings.read_coins = settings.read_coins and coin_calibration is not None
         self.controller = Controller(table, settings, clock=clock, shuffler=shuffler)
         self.detector = None
+        self._detectors: dict[str, Any] = {}   # one per kind of roll, while the camera stays
         self._armed_for: tuple | None = None
         self.camera_open = False
         self.camera_retry_at = 0.0
@@ -94,7 +95,13 @@ class Daemon:
             return
         key = (*want, self.controller.tray_generation)
         if key != self._armed_for:
-            self.detector = self._detector(want[0])
+            self.detector = self._detectors.get(want[0])
+            if self.detector is None:
+                self.detector = self._detectors[want[0]] = self._detector(want[0])
+            else:
+                # The same camera's next roll: a new roll to wait for, but what the rolls so
+                # far showed of the camera (the dice's size, its slant) still holds.
+                self.detector.reset(forget=False)
             self.detector.arm()
             self._armed_for = key
         try:
@@ -127,6 +134,8 @@ class Daemon:
                 pass
         self.camera_open = False
         self._armed_for = None
+        # (The camera that comes back may stand elsewhere: nothing learnt of this one holds.)
+        self.detector, self._detectors = None, {}
         self.camera_retry_at = now + CAMERA_RETRY_SECONDS
         self.controller.set_camera(False)
 

@@ -115,3 +115,25 @@ def test_the_install_script_is_valid_bash():
     script = Path(__file__).parent.parent / "systemd" / "install.sh"
     subprocess.run(["bash", "-n", str(script)], check=True)
     assert os.access(script, os.X_OK)
+
+
+def test_what_the_camera_showed_of_the_dice_holds_from_roll_to_roll_until_it_goes(tmp_path):
+    # The camera is fixed: the dice's size one roll measured (and the slant, once shown)
+    # holds for the next roll, so the reader need not find it again. A camera that comes
+    # back may stand elsewhere: then it is measured anew.
+    daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path)
+    c = daemon.controller
+    play_until(daemon, bots, lambda: daemon.detector is not None and daemon.detector.learnt_die_size)
+    size, generation = daemon.detector.learnt_die_size, c.tray_generation
+    armed_anew = lambda: (c.tray_generation > generation and daemon.detector is not None  # noqa: E731
+                          and daemon.detector.state == "armed")
+    play_until(daemon, bots, armed_anew)
+    assert daemon.detector.learnt_die_size == size
+    daemon.devices.camera.unplug()
+    play_until(daemon, bots, lambda: not daemon.camera_open)
+    daemon.devices.camera.plug()
+    generation = c.tray_generation
+    play_until(daemon, bots, lambda: daemon.camera_open and armed_anew())
+    assert daemon.detector.learnt_die_size is None
+    daemon.devices.close()
+    daemon.table.close()

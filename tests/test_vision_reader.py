@@ -226,6 +226,22 @@ def test_where_the_pips_of_4s_and_5s_stand_tells_the_squash_at_any_turn():
     assert layout_stretch([face(4, t, 0.64, along_deg=45.0) for t in turns]) is None
 
 
+def test_a_frame_reads_at_its_own_slant_unless_it_cannot_measure_it_or_falls_well_short():
+    # The camera's slant (calibrated, or learnt from earlier rolls) fills in where a frame
+    # measures none (too few pips), one along the other axis, or one well short of it (a
+    # steep frame's near sides' pips are rounder than its top faces'); else the frame's own
+    # counts: the reading turns on a few percent of stretch.
+    from companion.vision.slant import OWN_SHARE, known_or_measured
+
+    known = (1.0, 1.5)
+    assert known_or_measured(known, None) == known
+    assert known_or_measured(known, (1.2, 1.0)) == known
+    assert known_or_measured(known, (1.0, 0.99 * OWN_SHARE * 1.5)) == known
+    assert known_or_measured(known, (1.0, 1.01 * OWN_SHARE * 1.5)) == (1.0, 1.01 * OWN_SHARE * 1.5)
+    assert known_or_measured(known, (1.0, 1.7)) == (1.0, 1.7)
+    assert known_or_measured((1.3, 1.0), (1.25, 1.0)) == (1.25, 1.0)   # a camera turned sideways
+
+
 def test_calibration_measures_the_slant_of_small_dice_from_where_their_pips_stand():
     # Dice 20 px wide seen from 50 degrees, as a webcam across a desk sees them: their pips
     # are blurs 3 px wide, round whatever the slant, and calibrating from their shapes

@@ -10,8 +10,9 @@ points at it). Every field is optional: an empty calibration means "assume nothi
 - ``logo_value``: the value (1-6) of the face that bears a logo instead of pips.
 - ``lighting``: median brightness of the tray (0-255) when calibrated.
 - ``stretch``: [fx, fy], how much a camera at a slant squashed the top faces along x and y
-  (1.0 each from overhead): frames are stretched by it before reading (see ``slant.py``),
-  instead of by what each frame's few pips suggest.
+  (1.0 each from overhead): a frame is stretched back by it before reading where its own
+  pips measure no slant, one well short of it, or one along the other axis
+  (``slant.known_or_measured``); from overhead, none is measured.
 - ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``), with the
   ``stretch`` its photos were read at.
 """

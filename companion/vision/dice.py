@@ -83,7 +83,8 @@ from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import background, colour_space, crop_to_tray, even_exposure, foreground_mask, working_image
-from .slant import possible_sides, side_drop, side_faces, steeper_stretch, stretch_for, top_face_pips, toward_camera
+from .slant import (known_or_measured, possible_sides, side_drop, side_faces, steeper_stretch, stretch_for,
+                    top_face_pips, toward_camera)
 from .types import DiceReading, Die, Uncertain
 
 # Colour distance (``colour_space`` units, ~0-255) within which two samples are one body.
@@ -156,10 +157,12 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     # A camera at a slant squashes the top faces: stretch them square again (``slant``).
     # The first pass's pips measure the slant; they serve that pass too unless it is undone.
     search = PipSearch(img)
-    if cal.stretch is not None:
-        stretch = tuple(cal.stretch) if cal.stretch != [1.0, 1.0] else None
+    if cal.stretch == [1.0, 1.0]:
+        stretch = None   # (a camera calibrated overhead: nothing to measure)
     else:
         stretch = stretch_for(search.find(kernel))
+        if cal.stretch is not None:
+            stretch = known_or_measured(tuple(cal.stretch), stretch)
     reading = _read_stretched(search, kernel, stretch, die)
     if cal.stretch is None and stretch is not None and reading.dice and reading.die_sizes:
         # Steeper than about 45 degrees the near sides' pips make the frame look less

@@ -26,20 +26,39 @@ How it decides:
   and a reading that differs from the last one (so a hand reaching in and out, or a
   nudge that moves nothing, does not repeat the roll).
 
-``reset()`` forgets everything (disarmed, and the die size learnt from earlier readings:
-without a calibrated die size the detector learns it from its first reading and reads
-later frames with it, which halves the time per read). ``state`` is one of "idle", "armed", "moving",
-"settling", "done". ``last_motion`` is the time of the last frame with motion.
+The camera is fixed, so where the calibration does not say, the detector learns two
+things from the rolls it reports, and reads later frames with them:
+
+- the dice's size: the median of the last few readings' (a frame is then read in one pass
+  of the reader, about half the time);
+- the camera's slant, once ``LEARN_FACES`` 4s and 5s are reported (where their pips
+  stand, as ``companion calibrate`` measures it). A frame too sparse to measure its own,
+  a roll of two small dice seen from 50 degrees, is then stretched back as the earlier
+  rolls showed (``slant.known_or_measured``).
+
+``reset()`` forgets everything: disarmed, and what the rolls showed (``reset(forget=False)``
+keeps that: the daemon's next roll, same camera). ``state`` is one of "idle", "armed",
+"moving", "settling", "done". ``last_motion`` is the time of the last frame with motion.
 """
 
 from __future__ import annotations
 
+import statistics
 from typing import Callable
 
 import numpy as np
 
 from .segment import even_exposure
+from .slant import SQUARE_FACES, layout_stretch
 from .types import DiceReading
+
+# The 4s and 5s the detector reports before it takes the slant they show (one more than
+# ``companion calibrate`` needs: these were read before the slant was undone); the last
+# ``KEPT_FACES`` of them are pooled.
+LEARN_FACES = 3
+KEPT_FACES = 12
+# The die size is the median of the last few rolls reported.
+KEPT_SIDES = 5
 
 IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
 
@@ -55,7 +74,7 @@ class SettleDetector:
                  auto_rearm: bool = False, position_tolerance: float = 0.03):
         self.calibration = calibration
         if reader is None:
-            reader = self._read_with_learnt_size
+            reader = self._read_as_learnt
         self.reader = reader
         self.still_time = still_time
         self.agree = agree
@@ -66,31 +85,35 @@ class SettleDetector:
         self.position_tolerance = position_tolerance
         self.reset()
 
-    def _read_with_learnt_size(self, frame: np.ndarray) -> DiceReading:
-        """read_dice, told the die size once a reading has measured it: the camera is fixed,
-        so the size found in one roll holds for the next, and one pass of the reader then
-        suffices (about half the time per frame)."""
+    def _read_as_learnt(self, frame: np.ndarray) -> DiceReading:
+        """read_dice, told what the rolls reported so far showed where the calibration does
+        not say (``_learn``): the die size (one pass of the reader then suffices) and the
+        slant."""
         from .calibration import Calibration
         from .dice import read_dice
         cal = self.calibration or Calibration()
-        if self._learnt_die_size and not cal.die_size:
-            cal = cal.merged(Calibration(die_size=self._learnt_die_size,
+        if self.learnt_die_size and not cal.die_size:
+            cal = cal.merged(Calibration(die_size=self.learnt_die_size,
                                          frame_size=[frame.shape[1], frame.shape[0]]))
-        reading = read_dice(frame, cal)
-        if reading.die_sizes and self._learnt_die_size is None:
-            self._learnt_die_size = round(reading.die_side, 1)
-        return reading
+        if self.learnt_stretch and cal.stretch is None:
+            cal = cal.merged(Calibration(stretch=list(self.learnt_stretch)))
+        return read_dice(frame, cal)
 
     # -- control -----------------------------------------------------------------------
-    def reset(self) -> None:
-        """Forget everything: disarmed, no previous frame, no previous report."""
+    def reset(self, *, forget: bool = True) -> None:
+        """Disarmed, no previous frame, no previous report: as new. ``forget=False`` keeps
+        what the rolls so far showed of the camera (the daemon's next roll, same camera)."""
         self.state = IDLE
         self._prev: np.ndarray | None = None
         self._still_since: float | None = None
         self._candidates: list[DiceReading] = []
         self._last_report: DiceReading | None = None
         self._frame_side = 640
-        self._learnt_die_size: float | None = None
+        if forget:
+            self._sides: list[float] = []
+            self.learnt_die_size: float | None = None
+            self._square_faces: list[tuple[int, tuple]] = []
+            self.learnt_stretch: tuple[float, float] | None = None
         self.last_motion: float | None = None
 
     def arm(self) -> None:
@@ -158,7 +181,27 @@ class SettleDetector:
             return None
         self._last_report = reading
         self.state = DONE
+        self._learn(reading)
         return reading
+
+    def _learn(self, reading) -> None:
+        """What a reported reading shows of the camera (a coins reading shows nothing): the
+        die size, as the median of the last ``KEPT_SIDES`` readings' (one misreading does
+        not set it for the rest of the game); and, pooling the 4s and 5s until they show
+        it, the slant: a squash along an image axis (an overhead camera's frames are left
+        to measure their own, as without a calibration)."""
+        if getattr(reading, "die_sizes", None):
+            self._sides = [*self._sides[1 - KEPT_SIDES:], reading.die_side]
+            self.learnt_die_size = round(statistics.median(self._sides), 1)
+        if self.learnt_stretch is not None:
+            return
+        self._square_faces += [(d.value, d.pips) for d in getattr(reading, "dice", ())
+                               if d.value in SQUARE_FACES and len(d.pips) == d.value]
+        del self._square_faces[:-KEPT_FACES]
+        if len(self._square_faces) >= LEARN_FACES:
+            stretch = layout_stretch(self._square_faces)
+            if stretch is not None and stretch != (1.0, 1.0):
+                self.learnt_stretch = tuple(round(v, 3) for v in stretch)
 
     def same(self, a, b) -> bool:
         """Two readings of the same dice (or coins): same values (faces) at the same places,
