@@ -1,9 +1,10 @@
 """Speed of the dice reader and of settle detection (prints figures; not a test).
 
 - ms per 640x480 frame for read_dice with 1, 3 and 7 dice (median and worst of 20 frames,
-  white and coloured dice, some tilted), and with 7 dice seen from 40 degrees (a frame the
-  reader stretches back first), on one core: wall clock, and the thread's CPU time
-  (steadier when others share the machine);
+  white and coloured dice, some tilted), with 7 dice seen from 40 degrees (a frame the
+  reader stretches back first), and with 2 small dice beside a pencil and an eraser (from overhead
+  and from 40 degrees), on one core: wall clock, and the thread's CPU time (steadier when
+  others share the machine);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
@@ -30,7 +31,10 @@ def main() -> int:
     from companion.vision.settle import SettleDetector
 
     print("read_dice on 640x480 frames (one core):")
-    cases = [(n, {}) for n in (1, 3, 7)] + [(7, {"slant": 40})]
+    # (a webcam on a desk: dice 26 px wide beside a pencil and an eraser, which the reader must
+    # not search die by die)
+    desk = {"die_size": 26, "clutter": 2}
+    cases = [(n, {}) for n in (1, 3, 7)] + [(7, {"slant": 40}), (2, desk), (2, {**desk, "slant": 40})]
     for n, extra in cases:
         frames = [render_tray([(s + k) % 6 + 1 for k in range(n)], seed=s,
                               die_colour="mixed" if s % 2 else (235, 235, 235),
@@ -43,7 +47,8 @@ def main() -> int:
             times.append(1000 * (time.perf_counter() - t0))
             cpu.append(1000 * (time.thread_time() - c0))
         # CPU time too: on a shared machine the wall clock also counts other people's work.
-        label = f"{n} dice" + (f", camera {extra['slant']} degrees from overhead" if extra else "")
+        label = f"{n} dice" + (" 26 px wide, a pencil and an eraser beside them" if "clutter" in extra else "") \
+            + (f", camera {extra['slant']} degrees from overhead" if "slant" in extra else "")
         print(f"  {label}: median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms"
               f"  (CPU: median {statistics.median(cpu):6.1f} ms, worst {max(cpu):6.1f} ms)")
 

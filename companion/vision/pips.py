@@ -199,6 +199,12 @@ class PipSearch:
         self._maps: dict[int, ContrastMaps] = {}
         self._pips: dict[int, list[Pip]] = {}
 
+    def strongest(self) -> np.ndarray:
+        """Each pixel's strongest spot contrast, light or dark, through the widest filter
+        searched (the one whose maps cover the whole image)."""
+        maps = self._maps[max(self._maps)]
+        return cv2.max(maps.light, maps.dark)
+
     def find(self, k: int) -> list[Pip]:
         if k not in self._pips:
             larger = [size for size in self._maps if size > k]
