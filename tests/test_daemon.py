@@ -125,8 +125,11 @@ def test_what_the_camera_showed_of_the_dice_holds_from_roll_to_roll_until_it_goe
     c = daemon.controller
     play_until(daemon, bots, lambda: daemon.detector is not None and daemon.detector.learnt_die_size)
     size, generation = daemon.detector.learnt_die_size, c.tray_generation
-    armed_anew = lambda: (c.tray_generation > generation and daemon.detector is not None  # noqa: E731
-                          and daemon.detector.state == "armed")
+
+    def armed_anew():
+        new = c.tray_generation > generation and daemon.detector is not None
+        return new and daemon.detector.state == "armed"
+
     play_until(daemon, bots, armed_anew)
     assert daemon.detector.learnt_die_size == size
     daemon.devices.camera.unplug()

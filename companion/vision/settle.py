@@ -191,7 +191,7 @@ class SettleDetector:
         it, the slant: a squash along an image axis (an overhead camera's frames are left
         to measure their own, as without a calibration)."""
         if getattr(reading, "die_sizes", None):
-            self._sides = [*self._sides[1 - KEPT_SIDES:], reading.die_side]
+            self._sides = [*self._sides, reading.die_side][-KEPT_SIDES:]
             self.learnt_die_size = round(statistics.median(self._sides), 1)
         if self.learnt_stretch is not None:
             return
