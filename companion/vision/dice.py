@@ -227,16 +227,16 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     return reading
 
 
-def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[float, float] | None = None,
-                      spots: np.ndarray | None = None) -> list[tuple[float, float]]:
+def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[float, float] | None,
+                      spots: np.ndarray) -> list[tuple[float, float]]:
     """Places on things off the tray with nothing reported on them, where the face network
     may find a die the pips did not show (a lone pip too small to trust, a white die the
     mask hardly sees): the centre of a blob shaped like one die, and a grid half a die apart
     over a blob of a few dice touching, or over one of little more than a die's area but
     long and thin: two dice touching, smaller than the size measured (which, where no face
-    was read, comes from that very blob's outline); where ``spots`` (``PipSearch.strongest``)
-    is given, only where something there may be a pip (``_grid``). (Bigger blobs are left
-    alone: a grid over a card with lines of text on it found a 6 there.) And the places touching a die
+    was read, comes from that very blob's outline), only where ``spots``
+    (``PipSearch.strongest``) show something that may be a pip (``_grid``). (Bigger blobs
+    are left alone: a grid over a card with lines of text on it found a 6 there.) And the places touching a die
     already reported: where a blob the size of one or two dice has its centre on a die
     reported, the centre of the part of it off that die, if that part is over 0.4 of a
     die's area (a die leaning on it, whose pips were not found).
@@ -321,12 +321,12 @@ GRID_CONTRAST = 25
 
 
 def _grid(own: np.ndarray, x0: int, y0: int, outline: np.ndarray, side: float,
-          spots: np.ndarray | None) -> list[tuple[float, float]]:
+          spots: np.ndarray) -> list[tuple[float, float]]:
     """Points half a die apart over blob ``own`` (its box's corner at x0, y0; ``outline``,
     in the frame), where the network may find dice touching that the pips did not show:
-    none over a blob narrower than a die could be, and, given the frame's ``spots``
-    (``PipSearch.strongest``), only those with a spot as strong as a faint pip within half
-    a die, inside the blob and off its rim (an edge's shade or shadow is no pip). The
+    none over a blob narrower than a die could be, and only those where the frame's
+    ``spots`` (``PipSearch.strongest``) reach a faint pip's contrast within half a die,
+    inside the blob and off its rim (an edge's shade or shadow is no pip). The
     network looks fifteen times around each point: over a pencil and an eraser beside two
     dice 26 px wide, 20-30 points took 0.4-0.6 s a frame. With these limits the 13 held-out
     dev views measured read exactly as before."""
@@ -337,7 +337,7 @@ def _grid(own: np.ndarray, x0: int, y0: int, outline: np.ndarray, side: float,
     step = 0.5 * side
     points = [(float(px), float(py)) for py in np.arange(y0 + step / 2, y0 + h, step)
               for px in np.arange(x0 + step / 2, x0 + w, step) if own[int(py) - y0, int(px) - x0]]
-    if spots is None or not points:
+    if not points:
         return points
     core = cv2.erode(own.view(np.uint8), np.ones((5, 5), np.uint8))
     marks = np.where(core > 0, spots[y0:y0 + h, x0:x0 + w], 0)

@@ -340,7 +340,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         elif p[d.value - 1] < SUPPORT:
             out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face does not look it"))
         else:
-            # (the pips' own reading, their centres kept: they tell ``companion calibrate`` the slant)
+            # (the pips' own reading, their centres kept: they tell the slant, ``slant.layout_stretch``)
             out.dice.append(replace(d, confidence=round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
     faces = probs[n:, :NOT_A_FACE]
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).

@@ -49,7 +49,7 @@ from typing import Callable
 import numpy as np
 
 from .segment import even_exposure
-from .slant import SQUARE_FACES, layout_stretch
+from .slant import layout_stretch, square_face
 from .types import DiceReading
 
 # The 4s and 5s the detector reports before it takes the slant they show (one more than
@@ -85,6 +85,12 @@ class SettleDetector:
         self.position_tolerance = position_tolerance
         self.reset()
 
+    @property
+    def learnt_die_size(self) -> float | None:
+        """The die side (px) the rolls reported so far showed: the median of the last
+        ``KEPT_SIDES`` (None before the first)."""
+        return round(statistics.median(self._sides), 1) if self._sides else None
+
     def _read_as_learnt(self, frame: np.ndarray) -> DiceReading:
         """read_dice, told what the rolls reported so far showed where the calibration does
         not say (``_learn``): the die size (one pass of the reader then suffices) and the
@@ -111,7 +117,6 @@ class SettleDetector:
         self._frame_side = 640
         if forget:
             self._sides: list[float] = []
-            self.learnt_die_size: float | None = None
             self._square_faces: list[tuple[int, tuple]] = []
             self.learnt_stretch: tuple[float, float] | None = None
         self.last_motion: float | None = None
@@ -192,11 +197,10 @@ class SettleDetector:
         to measure their own, as without a calibration)."""
         if getattr(reading, "die_sizes", None):
             self._sides = [*self._sides, reading.die_side][-KEPT_SIDES:]
-            self.learnt_die_size = round(statistics.median(self._sides), 1)
         if self.learnt_stretch is not None:
             return
         self._square_faces += [(d.value, d.pips) for d in getattr(reading, "dice", ())
-                               if d.value in SQUARE_FACES and len(d.pips) == d.value]
+                               if square_face(d.value, d.pips)]
         del self._square_faces[:-KEPT_FACES]
         if len(self._square_faces) >= LEARN_FACES:
             stretch = layout_stretch(self._square_faces)

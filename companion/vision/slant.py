@@ -158,6 +158,12 @@ SQUARE_FACES = (4, 5)
 MIN_SQUARE_FACES = 2
 
 
+def square_face(value: int, pips: Sequence[tuple[float, float]]) -> bool:
+    """Whether a face read as ``value`` from ``pips`` tells the squash (``layout_stretch``):
+    a 4 or a 5 with all its pips."""
+    return value in SQUARE_FACES and len(pips) == value
+
+
 def layout_stretch(faces: Sequence[tuple[int, Sequence[tuple[float, float]]]]) -> tuple[float, float] | None:
     """``(fx, fy)``: how much to stretch the frame to make its square faces square again
     ((1.0, 1.0): they are), measured from ``faces``, the faces read (value and the
@@ -172,7 +178,7 @@ def layout_stretch(faces: Sequence[tuple[int, Sequence[tuple[float, float]]]]) -
     squeezed to 0.75: 0.735-0.749)."""
     shapes = []
     for value, pips in faces:
-        if value not in SQUARE_FACES or len(pips) != value:
+        if not square_face(value, pips):
             continue
         pts = np.array(pips, np.float64)
         # (a 5's middle pip is the one nearest the centre)

@@ -18,7 +18,8 @@ class Die:
     ``side`` is the side in pixels of the die's body where the reader measured it: how
     wide a second reader looks at this die; ``pips``, the centres of the pips the pip
     reader read it from (none where the network read it): how the camera squashes a face
-    (``companion calibrate``). Neither is in the JSON."""
+    (``companion calibrate``, and the settle detector learning the slant). Neither is in
+    the JSON."""
     value: int
     x: float
     y: float
