@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, CalibrationError
-from .segment import crop_to_tray, even_exposure, foreground_mask, working_image
+from .segment import blob_outlines, crop_to_tray, even_exposure, foreground_mask, working_image
 from .types import Coin, CoinReading, Uncertain
 
 PATCH = 64      # coins are compared at this size (px across)
@@ -50,7 +50,7 @@ def find_coin_blobs(img: np.ndarray) -> tuple[list[tuple[float, float, float, fl
     coin on edge or tilted (a narrower ellipse), and coins lying on one another (a blob that
     discs of one size cover, two or more of them). Dice, square, are neither."""
     mask = foreground_mask(img)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = blob_outlines(mask, cv2.CHAIN_APPROX_NONE)
     side = min(img.shape[:2])
     circles, odd = [], []
     for c in contours:
@@ -189,7 +189,7 @@ def measure_slant(frames: Sequence[np.ndarray]) -> list[float] | None:
         img, _ = _coin_view(frame)
         mask = foreground_mask(img)
         side = min(img.shape[:2])
-        for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]:
+        for c in blob_outlines(mask, cv2.CHAIN_APPROX_NONE):
             area = cv2.contourArea(c)
             if not _coin_sized(area, side):
                 continue

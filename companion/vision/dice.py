@@ -82,7 +82,8 @@ import numpy as np
 from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
-from .segment import background, colour_space, crop_to_tray, even_exposure, foreground_mask, working_image
+from .segment import (background, blob_outlines, colour_space, crop_to_tray, even_exposure, foreground_mask,
+                      working_image)
 from .slant import (known_or_measured, possible_sides, side_drop, side_faces, steeper_stretch, stretch_for,
                     top_face_pips, toward_camera)
 from .types import DiceReading, Die, Uncertain
@@ -271,9 +272,7 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
     out = []
     # The blobs: each outer outline's box, labelled on its own (labelling the whole frame,
     # most of it tray, costs several times more), in raster order.
-    outlines, nesting = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    outer = [c for c, parent in zip(outlines, nesting[0][:, 3] if outlines else ()) if parent < 0]
-    for outline in sorted(outer, key=lambda c: (c[0, 0, 1], c[0, 0, 0])):
+    for outline in sorted(blob_outlines(mask), key=lambda c: (c[0, 0, 1], c[0, 0, 0])):
         x, y, bw, bh = cv2.boundingRect(outline)
         if bw * bh <= 0.3 * side * side:
             continue   # (a blob's area is at most its box's)
@@ -466,7 +465,7 @@ def _outline_sides(mask: np.ndarray, found: list[tuple[float, float]]) -> list[f
     a fifth either way, near enough)."""
     lo, hi = _unsized_bounds(mask.shape)
     sides, holding = [], []
-    for outline in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+    for outline in blob_outlines(mask):
         area = cv2.contourArea(outline)
         if not lo * lo < area < 3 * hi * hi:
             continue
@@ -487,9 +486,8 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
         lo, hi = 0.6 * side, 1.6 * side
     else:
         lo, hi = _unsized_bounds(img.shape)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     spots = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
-    for c in contours:
+    for c in blob_outlines(mask):
         area = cv2.contourArea(c)
         if not lo * lo < area < hi * hi:
             continue

@@ -163,6 +163,17 @@ def _median(a: np.ndarray) -> np.floating:
     return s[m] if s.size % 2 else np.mean(s[m - 1:m + 1])
 
 
+def blob_outlines(mask: np.ndarray, method: int = cv2.CHAIN_APPROX_SIMPLE) -> list[np.ndarray]:
+    """The outer outline of every blob in ``mask``, those lying in another blob's hole too:
+    a tray's rim seen all round the frame is one blob whose hole is the whole tray, and
+    ``RETR_EXTERNAL`` would lose every die and coin inside it."""
+    outlines, nesting = cv2.findContours(mask, cv2.RETR_CCOMP, method)
+    if not outlines:
+        return []
+    # (In a two-level hierarchy, outer outlines have no parent; holes' outlines have one.)
+    return [c for c, link in zip(outlines, nesting[0]) if link[3] < 0]
+
+
 def fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
     """Fill the small holes of every blob (pips the colour of the tray leave holes in a die).
 
