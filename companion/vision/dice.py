@@ -65,6 +65,9 @@ Pips that are strongly foreshortened belong to side faces seen at a slant and ar
 In a stretched frame the near sides' pips are round too: a face read just below another
 (closer than two touching dice) is that die's side, dropped if it is the same plastic in
 shade, read if it is no shade of that die's colour, and made uncertain otherwise.
+A die read whose face may run out of the image, where something off the tray runs into the
+image's edge beside it (a die half out of the frame), is uncertain: the pips that show may
+be some of a fuller face's (a 4 cut off is a 2).
 The frame is scaled down internally for large photos; positions are in the caller's pixels.
 """
 
@@ -129,6 +132,17 @@ NOT_DIE_SHAPED_REASON = "pips not on a die-shaped body"
 # stretched back, can look as round. The network may read a die there, as from pips with
 # no body; if it does not, nothing is reported: the players are not asked about a coin.
 ROUND_BODY_REASON = "pips on a round body (a coin?)"
+# A die read whose face may reach beyond the image's edge is no reading: the pips that show
+# may be part of a fuller face (a 5 half out of the frame read as a 3, a 3 as a 2). Its
+# centre must lie this share of a die's side inside (a face turned 45 degrees has its corner
+# pips' far edges about half a side from its centre). The side is the larger of the die's
+# own body and the frame's dice: a die cut off has a body cut off too, and pips read as a
+# smaller face than the die's. A die the network read (no pips read) is placed where its
+# surest view was centred, which may be this much further off its face's centre (the views
+# around a spot: ``face_net._AROUND``).
+EDGE_SHARE = 0.5
+VIEW_OFFSET = 0.3
+EDGE_REASON = "at the frame's edge (pips may be cut off)"
 # Pips with no die seen around them: what they show is no evidence of a die (stars on a dark
 # sky, a pattern on a sleeve, print), so the network must read it as it would alone.
 BODILESS_REASONS = frozenset({NO_BODY_REASON, NOT_DIE_SHAPED_REASON, ROUND_BODY_REASON})
@@ -225,6 +239,28 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     reading = _keys_among_squares(reading, colours, by_pips)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
+    return _cut_by_the_edge(reading, colours.fg)
+
+
+def _cut_by_the_edge(reading: DiceReading, fg: np.ndarray) -> DiceReading:
+    """``reading`` with each die whose face may run out of the image (``EDGE_SHARE``) made
+    uncertain where something off the tray (``fg``, the foreground mask) runs into the
+    image's edge beside it: a die half out of the frame, or out of a calibrated tray's
+    region. (A die whole inside the frame, however near its edge, leaves the edge clear.)"""
+    h, w = fg.shape[:2]
+    keep = []
+    for d in reading.dice:
+        side = max(d.side or 0.0, reading.die_side or 0.0)
+        margin = (EDGE_SHARE if d.pips else EDGE_SHARE + VIEW_OFFSET) * side
+        rows = slice(int(max(0.0, d.y - margin)), int(min(h, d.y + margin + 1)))
+        cols = slice(int(max(0.0, d.x - margin)), int(min(w, d.x + margin + 1)))
+        cut = ((d.x < margin and fg[rows, 0].any()) or (w - d.x < margin and fg[rows, w - 1].any())
+               or (d.y < margin and fg[0, cols].any()) or (h - d.y < margin and fg[h - 1, cols].any()))
+        if cut:
+            reading.uncertain.append(Uncertain(d.x, d.y, EDGE_REASON))
+        else:
+            keep.append(d)
+    reading.dice = keep
     return reading
 
 
