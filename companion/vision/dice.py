@@ -29,8 +29,8 @@ In each pass:
    out.
 
 Then die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
-a blank or logo face, a lettered keycap) are reported as uncertain too, as no 1 (the one
-big pip of a 1 is seldom missed). Where no die's size was measured at all (no face read,
+a blank or logo face, a lettered keycap, what shows of a die half out of the frame) are
+reported as uncertain too, as no 1 (the one big pip of a 1 is seldom missed). Where no die's size was measured at all (no face read,
 no die body found around any pips), the width of the outlines the pips lie on stands in for
 it, so that the network below still gets its say.
 
@@ -516,11 +516,14 @@ def _outline_sides(mask: np.ndarray, found: list[tuple[float, float]]) -> list[f
 
 def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray) -> DiceReading:
     """Add an uncertain spot for every die-shaped thing that was not read: a blurred die,
-    a blank or logo face, a die whose pips are hidden by glare."""
+    a blank or logo face, a die whose pips are hidden by glare; and, where the dice's size
+    is known, a die's worth of something running into the image's edge (a die half out of
+    the frame, ``_cut_die``)."""
     if reading.die_sizes:
         side = reading.die_side
         lo, hi = 0.6 * side, 1.6 * side
     else:
+        side = None
         lo, hi = _unsized_bounds(img.shape)
     spots = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
     for c in blob_outlines(mask):
@@ -531,8 +534,8 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
         per = cv2.arcLength(c, True)
         circular = 4 * math.pi * area / max(per * per, 1e-6)
         square = max(bw, bh) < 1.5 * min(bw, bh) and area > 0.7 * bw * bh
-        if not square or circular > 0.86:   # not die-shaped, or round (a coin, a bead)
-            continue
+        if (not square or circular > 0.86) and not (side and _cut_die(c, area, side, mask.shape)):
+            continue   # not die-shaped, or round (a coin, a bead)
         if cv2.pointPolygonTest(c, (x, y), False) < 0 or any(
                 cv2.pointPolygonTest(c, (float(sx), float(sy)), False) >= 0 for sx, sy in spots):
             continue
@@ -540,6 +543,20 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
         # found nothing but a letter looks like a 1 to the network.)
         reading.uncertain.append(Uncertain(float(x), float(y), NO_PIPS_REASON, rules_out=(1,)))
     return reading
+
+
+def _cut_die(outline: np.ndarray, area: float, side: float, shape: tuple[int, ...]) -> bool:
+    """Whether a blob of ``area`` (past the die-sized bounds) is what shows of a die of
+    ``side`` the image's edge cuts: it runs into the edge, no wider along it than a die
+    turned 45 degrees, no deeper into the image than a die's diagonal and a little, and convex."""
+    h, w = shape[:2]
+    x, y, bw, bh = cv2.boundingRect(outline)
+    sideways, endways = x == 0 or x + bw == w, y == 0 or y + bh == h
+    if sideways == endways:
+        return False   # (in no edge, or in two: a corner's wall, a hand reaching in)
+    along, depth = (bh, bw) if sideways else (bw, bh)
+    hull = cv2.contourArea(cv2.convexHull(outline))
+    return 0.5 * side <= along <= 1.5 * side and depth <= 1.5 * side and area >= 0.9 * hull
 
 
 def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
