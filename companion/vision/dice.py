@@ -30,9 +30,10 @@ In each pass:
 
 Then die-shaped blobs that stand out from the tray but gave no reading (a blurred die,
 a blank or logo face, a lettered keycap, what shows of a die half out of the frame) are
-reported as uncertain too, as no 1 (the one big pip of a 1 is seldom missed). Where no die's size was measured at all (no face read,
-no die body found around any pips), the width of the outlines the pips lie on stands in for
-it, so that the network below still gets its say.
+reported as uncertain too, as no 1 (the one big pip of a 1 is seldom missed). Where no
+die's size was measured at all (no face read, no die body found around any pips), the
+width of the outlines the pips lie on stands in for it, so that the network below still
+gets its say.
 
 Finally a second reader, a small network that reads a face from its look (``face_net``),
 gets its say: a die read from the pips stands only if the network does not contradict it;
@@ -546,9 +547,10 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
 
 
 def _cut_die(outline: np.ndarray, area: float, side: float, shape: tuple[int, ...]) -> bool:
-    """Whether a blob of ``area`` (past the die-sized bounds) is what shows of a die of
-    ``side`` the image's edge cuts: it runs into the edge, no wider along it than a die
-    turned 45 degrees, no deeper into the image than a die's diagonal and a little, and convex."""
+    """Whether a blob of ``area`` (within the die-sized bounds) is what shows of a die of
+    ``side`` the image's edge cuts: it runs into one edge, no wider along it than a die
+    turned 45 degrees, no deeper into the image than a die's diagonal and a little, and
+    convex."""
     h, w = shape[:2]
     x, y, bw, bh = cv2.boundingRect(outline)
     sideways, endways = x == 0 or x + bw == w, y == 0 or y + bh == h
