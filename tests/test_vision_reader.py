@@ -465,6 +465,19 @@ def test_coins_lying_among_the_dice_are_not_asked_about():
                     if any(math.hypot(u.x - x, u.y - y) < r for _, x, y, r in truth["coins"])], f"seed {seed}"
 
 
+@pytest.mark.parametrize("edge", range(4))
+def test_a_coin_half_out_of_the_frame_is_not_taken_for_a_die_half_out(edge):
+    # What shows of a die the frame's edge cuts is asked about; what shows of a coin is a
+    # half disc, as wide and as convex. Its outline off the edge lies on a circle.
+    r = 480 / 11 / 2 * 1.3
+    place = [(0, 240), (640, 240), (320, 0), (320, 480)][edge]
+    frame, _ = render_scene([3, 5], seed=1, positions=[(200, 200), (420, 300)], angles=[0.3, 0.9],
+                            extra=lambda canvas: canvas.coin("heads", *place, r, 0.3))
+    reading = read_dice(frame)
+    assert sorted(d.value for d in reading.dice) == [3, 5]
+    assert not [u for u in reading.uncertain if math.hypot(u.x - place[0], u.y - place[1]) < 2 * r]
+
+
 def _free_spot(truth, w=640, h=480, clear=60):
     """A point of the bare tray at least ``clear`` px from every die and the frame's edge."""
     ys, xs = np.mgrid[0:h, 0:w]

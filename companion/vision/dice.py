@@ -549,8 +549,8 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
 def _cut_die(outline: np.ndarray, area: float, side: float, shape: tuple[int, ...]) -> bool:
     """Whether a blob of ``area`` (within the die-sized bounds) is what shows of a die of
     ``side`` the image's edge cuts: it runs into one edge, no wider along it than a die
-    turned 45 degrees, no deeper into the image than a die's diagonal and a little, and
-    convex."""
+    turned 45 degrees, no deeper into the image than a die's diagonal and a little, convex,
+    and not round (a coin cut by the edge, ``CUT_ROUND``)."""
     h, w = shape[:2]
     x, y, bw, bh = cv2.boundingRect(outline)
     sideways, endways = x == 0 or x + bw == w, y == 0 or y + bh == h
@@ -558,7 +558,33 @@ def _cut_die(outline: np.ndarray, area: float, side: float, shape: tuple[int, ..
         return False   # (in no edge, or in two: a corner's wall, a hand reaching in)
     along, depth = (bh, bw) if sideways else (bw, bh)
     hull = cv2.contourArea(cv2.convexHull(outline))
-    return 0.5 * side <= along <= 1.5 * side and depth <= 1.5 * side and area >= 0.9 * hull
+    return (0.5 * side <= along <= 1.5 * side and depth <= 1.5 * side and area >= 0.9 * hull
+            and _off_circle(outline, shape) > CUT_ROUND)
+
+
+# What shows of a coin the image's edge cuts lies on a circle (rendered: 0.011-0.019 of its
+# radius, root mean square), of a die on straight sides (0.087-0.112).
+CUT_ROUND = 0.045
+
+
+def _off_circle(outline: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How far the part of ``outline`` off the image's edge strays from the circle that fits
+    it best (root mean square, as a share of its radius; inf with too little to fit)."""
+    h, w = shape[:2]
+    ends = outline.reshape(-1, 2).astype(np.float64)
+    steps = np.roll(ends, -1, axis=0) - ends
+    # (The outline's straight runs filled in, a pixel apart: a die's sides count by their length.)
+    counts = np.maximum(1, np.ceil(np.abs(steps).max(axis=1))).astype(int)
+    points = np.vstack([e + s * (np.arange(n)[:, None] / n) for e, s, n in zip(ends, steps, counts)])
+    inside = (points[:, 0] > 0) & (points[:, 0] < w - 1) & (points[:, 1] > 0) & (points[:, 1] < h - 1)
+    x, y = points[inside].T
+    if len(x) < 8:
+        return math.inf
+    # (A least-squares circle: x^2 + y^2 + D x + E y + F = 0.)
+    d, e, f = np.linalg.lstsq(np.column_stack([x, y, np.ones_like(x)]), -(x * x + y * y), rcond=None)[0]
+    cx, cy = -d / 2, -e / 2
+    r = math.sqrt(max(cx * cx + cy * cy - f, 1e-9))
+    return float(np.sqrt(((np.hypot(x - cx, y - cy) - r) ** 2).mean()) / r)
 
 
 def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
