@@ -3,10 +3,10 @@
 - ms per 640x480 frame for read_dice with 1, 3 and 7 dice (median and worst of 20 frames,
   white and coloured dice, some tilted), and for the same frames with the dice's size known
   (how the live companion reads once its first roll has taught it the size, or with a
-  calibration: one pass of the pip filter instead of two), with 7 dice seen from 40 degrees (a frame the
-  reader stretches back first), and with 2 small dice beside a pencil and an eraser (from overhead
-  and from 40 degrees), on one core: wall clock, and the thread's CPU time (steadier when
-  others share the machine);
+  calibration: one pass of the pip filter instead of two), with 7 dice seen from 40
+  degrees (a frame the reader stretches back first), and with 2 small dice beside a pencil
+  and an eraser (from overhead and from 40 degrees), on one core: wall clock, and the
+  thread's CPU time (steadier when others share the machine);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and

@@ -215,7 +215,9 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         reading, _ = _read(search, kernel, colours)
     else:
         reading = _read_adapting(search, colours)
-    reading = _flag_unread_shapes(img, reading or DiceReading(), colours.fg)
+    # (the things off the tray, outlined once for every step below that looks at them)
+    outlines = blob_outlines(colours.fg)
+    reading = _flag_unread_shapes(img, reading or DiceReading(), outlines)
     if die is not None and not reading.die_sizes:
         reading.die_sizes.append(die)
     if not reading.die_sizes:
@@ -224,8 +226,8 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         # size the network looks at, so that it still gets its say on them. Those the pips
         # found lie on are dice more likely than the rest (a rivet, a button).
         found = [(u.x, u.y) for u in reading.uncertain if u.reason != NO_PIPS_REASON]
-        reading.die_sizes += _outline_sides(colours.fg, found)
-    blobs = _unreported_blobs(colours.fg, reading, stretch, search.strongest())
+        reading.die_sizes += _outline_sides(outlines, img.shape, found)
+    blobs = _unreported_blobs(colours.fg, outlines, reading, stretch, search.strongest())
     # (before the network reads any of them)
     pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
     by_pips = {(d.x, d.y) for d in reading.dice}
@@ -265,23 +267,24 @@ def _cut_by_the_edge(reading: DiceReading, fg: np.ndarray) -> DiceReading:
     return reading
 
 
-def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[float, float] | None,
-                      spots: np.ndarray) -> list[tuple[float, float]]:
-    """Places on things off the tray with nothing reported on them, where the face network
-    may find a die the pips did not show (a lone pip too small to trust, a white die the
-    mask hardly sees): the centre of a blob shaped like one die, and a grid half a die apart
-    over a blob of a few dice touching, or over one of little more than a die's area but
-    long and thin: two dice touching, smaller than the size measured (which, where no face
-    was read, comes from that very blob's outline), only where ``spots``
-    (``PipSearch.strongest``) show something that may be a pip (``_grid``). (Bigger blobs
-    are left alone: a grid over a card with lines of text on it found a 6 there.) And the places touching a die
-    already reported: where a blob the size of one or two dice has its centre on a die
-    reported, the centre of the part of it off that die, if that part is over 0.4 of a
-    die's area (a die leaning on it, whose pips were not found).
+def _unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: DiceReading,
+                      stretch: tuple[float, float] | None, spots: np.ndarray) -> list[tuple[float, float]]:
+    """Places on things off the tray (``mask``; ``outlines``, its ``blob_outlines``) with nothing
+    reported on them, where the face network may find a die the pips did not show (a lone
+    pip too small to trust, a white die the mask hardly sees): the centre of a blob shaped
+    like one die, and a grid half a die apart over a blob of a few dice touching, or over
+    one of little more than a die's area but long and thin: two dice touching, smaller than
+    the size measured (which, where no face was read, comes from that very blob's outline),
+    only where ``spots`` (``PipSearch.strongest``) show something that may be a pip
+    (``_grid``). (Bigger blobs are left alone: a grid over a card with lines of text on it
+    found a 6 there.) And the places touching a die already reported: where a blob the size
+    of one or two dice has its centre on a die reported, the centre of the part of it off
+    that die, if that part is over 0.4 of a die's area (a die leaning on it, whose pips were
+    not found).
 
     In a frame stretched back from a slant (``stretch``), a die's outline is its top face
-    and the sides below it, taller by ``slant.side_drop`` die sides: the blob sizes allow for that, and
-    the sides of a die already reported are not looked at again."""
+    and the sides below it, taller by ``slant.side_drop`` die sides: the blob sizes allow
+    for that, and the sides of a die already reported are not looked at again."""
     if not reading.die_sizes:
         return []
     side = reading.die_side
@@ -309,7 +312,7 @@ def _unreported_blobs(mask: np.ndarray, reading: DiceReading, stretch: tuple[flo
     out = []
     # The blobs: each outer outline's box, labelled on its own (labelling the whole frame,
     # most of it tray, costs several times more), in raster order.
-    for outline in sorted(blob_outlines(mask), key=lambda c: (c[0, 0, 1], c[0, 0, 0])):
+    for outline in sorted(outlines, key=lambda c: (c[0, 0, 1], c[0, 0, 0])):
         x, y, bw, bh = cv2.boundingRect(outline)
         if bw * bh <= 0.3 * side * side:
             continue   # (a blob's area is at most its box's)
@@ -493,16 +496,17 @@ def _unsized_bounds(shape: tuple[int, ...]) -> tuple[float, float]:
     return min(shape[:2]) / 30, min(shape[:2]) / 5
 
 
-def _outline_sides(mask: np.ndarray, found: list[tuple[float, float]]) -> list[float]:
-    """The widths of the outlines in ``mask`` (things off the tray) that may be one die or a
-    row of touching dice: not round, filling most of their box, and as wide as a die may be
-    (``_unsized_bounds``); only those holding a place in ``found``, if any does. A die's
-    outline at a slant takes in its near sides, and dice in a row make it long, but its
-    width is the die's (its diagonal, turned 45 degrees: within the network's allowance of
-    a fifth either way, near enough)."""
-    lo, hi = _unsized_bounds(mask.shape)
+def _outline_sides(outlines: list[np.ndarray], shape: tuple[int, ...], found: list[tuple[float, float]]
+                   ) -> list[float]:
+    """The widths of the ``outlines`` (things off the tray, in an image of ``shape``) that may be
+    one die or a row of touching dice: not round, filling most of their box, and as wide as
+    a die may be (``_unsized_bounds``); only those holding a place in ``found``, if any
+    does. A die's outline at a slant takes in its near sides, and dice in a row make it
+    long, but its width is the die's (its diagonal, turned 45 degrees: within the network's
+    allowance of a fifth either way, near enough)."""
+    lo, hi = _unsized_bounds(shape)
     sides, holding = [], []
-    for outline in blob_outlines(mask):
+    for outline in outlines:
         area = cv2.contourArea(outline)
         if not lo * lo < area < 3 * hi * hi:
             continue
@@ -515,11 +519,11 @@ def _outline_sides(mask: np.ndarray, found: list[tuple[float, float]]) -> list[f
     return holding or sides
 
 
-def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray) -> DiceReading:
-    """Add an uncertain spot for every die-shaped thing that was not read: a blurred die,
-    a blank or logo face, a die whose pips are hidden by glare; and, where the dice's size
-    is known, a die's worth of something running into the image's edge (a die half out of
-    the frame, ``_cut_die``)."""
+def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, outlines: list[np.ndarray]) -> DiceReading:
+    """Add an uncertain spot for every die-shaped thing among ``outlines`` (the things off the
+    tray) that was not read: a blurred die, a blank or logo face, a die whose pips are
+    hidden by glare; and, where the dice's size is known, a die's worth of something running
+    into the image's edge (a die half out of the frame, ``_cut_die``)."""
     if reading.die_sizes:
         side = reading.die_side
         lo, hi = 0.6 * side, 1.6 * side
@@ -527,7 +531,7 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
         side = None
         lo, hi = _unsized_bounds(img.shape)
     spots = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
-    for c in blob_outlines(mask):
+    for c in outlines:
         area = cv2.contourArea(c)
         if not lo * lo < area < hi * hi:
             continue
@@ -535,7 +539,7 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, mask: np.ndarray)
         per = cv2.arcLength(c, True)
         circular = 4 * math.pi * area / max(per * per, 1e-6)
         square = max(bw, bh) < 1.5 * min(bw, bh) and area > 0.7 * bw * bh
-        if (not square or circular > 0.86) and not (side and _cut_die(c, area, side, mask.shape)):
+        if (not square or circular > 0.86) and not (side and _cut_die(c, area, side, img.shape)):
             continue   # not die-shaped, or round (a coin, a bead)
         if cv2.pointPolygonTest(c, (x, y), False) < 0 or any(
                 cv2.pointPolygonTest(c, (float(sx), float(sy)), False) >= 0 for sx, sy in spots):
