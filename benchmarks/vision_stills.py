@@ -1,0 +1,115 @@
+"""The settle detector on real trays lying still before a webcam: one report per roll?
+
+A webcam never gives the same frame twice: its sensor noise moves borderline pips across the
+reader's thresholds, so a tray's readings differ from frame to frame. Each dev photo is made
+a webcam's view (640x480, 40 degrees from overhead, JPEG 80, as ``vision_accuracy --tilt``)
+with fresh noise per frame, and fed to a ``SettleDetector``: a hand over the tray, then
+``--frames`` still frames; the hand again, and as many again, twice (the dice untouched).
+
+Prints, over the photos: each still frame read alone (the mean per frame), the detector's
+reports (right / wrong / uncertain / missed, as ``vision_accuracy`` scores them), how many
+frames after the hand each report came, and the reports repeated after the hand though
+nothing moved.
+
+    .venv/bin/python benchmarks/vision_stills.py [--every 5] [--noise 2] [--frames 12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from companion.vision.photo_views import as_frame, load_labels  # noqa: E402
+from vision_accuracy import DEFAULT_DIR, score_image  # noqa: E402
+
+KEYS = ("correct", "wrong", "phantom", "uncertain", "missed")
+
+
+def _hand_over(frame):
+    """``frame`` with a hand reaching into the tray, from its near edge."""
+    hand = frame.copy()
+    hand[frame.shape[0] * 5 // 12:, frame.shape[1] * 5 // 13:frame.shape[1] * 8 // 13] = (60, 90, 140)
+    return hand
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", default=DEFAULT_DIR)
+    ap.add_argument("--every", type=int, default=5, help="every K-th photo")
+    ap.add_argument("--offset", type=int, default=0, help="start at this photo")
+    ap.add_argument("--noise", type=float, default=2.0, help="the webcam's sensor noise, sigma (0-255)")
+    ap.add_argument("--frames", type=int, default=12, help="still frames after each time the hand goes")
+    ap.add_argument("--fps", type=float, default=15.0)
+    args = ap.parse_args(argv)
+    if args.frames < 1 or args.fps <= 0:
+        ap.error("--frames and --fps must be over 0")
+
+    import cv2
+
+    from companion.vision.dice import read_dice
+    from companion.vision.settle import SettleDetector
+
+    files = sorted(glob.glob(os.path.join(args.dir, "*.jpg")))[args.offset::args.every]
+    if not files:
+        print(f"no photos in {args.dir}")
+        return 1
+    alone = dict.fromkeys(KEYS, 0)
+    reported = dict.fromkeys(KEYS, 0)
+    n_dice, reported_dice, unreported, repeats, after = 0, 0, 0, 0, []
+    for k, f in enumerate(files):
+        img = cv2.imread(f)
+        labels = load_labels(f[:-4] + ".txt", img.shape[1], img.shape[0])
+        # (the same labels for every frame: only the noise differs)
+        views = [as_frame(img, labels, frame="640x480", tilt=40, jpeg=80, noise=args.noise, seed=1000 * s + k)
+                 for s in range(3 * args.frames)]
+        stills, truth = [frame for frame, _ in views], views[0][1]
+        n_dice += len(truth)
+        for frame in stills[:args.frames]:
+            res = score_image(read_dice(frame), truth)
+            for key in KEYS:
+                alone[key] += res[key]
+        det = SettleDetector(auto_rearm=True)
+        det.arm()
+        reports = []
+        for rep in range(3):
+            seq = [_hand_over(stills[rep * args.frames])] + stills[rep * args.frames:(rep + 1) * args.frames]
+            for i, frame in enumerate(seq):
+                reading = det.feed(frame, (rep * (args.frames + 1) + i) / args.fps)
+                if reading is not None:
+                    reports.append((rep, i, reading))
+        first = [r for r in reports if r[0] == 0]
+        repeats += len(reports) - len(first)
+        if not first:
+            unreported += 1
+            continue
+        after.append(first[0][1])
+        reported_dice += len(truth)
+        res = score_image(first[0][2], truth)
+        for key in KEYS:
+            reported[key] += res[key]
+
+    print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen 40 degrees from overhead, "
+          f"JPEG 80, sensor noise {args.noise:g}, {args.fps:g} fps")
+
+    def line(label, tot, dice):
+        pct = lambda v: 100.0 * v / max(1, dice)
+        return (f"{label}: right {pct(tot['correct']):5.1f} %, wrong {pct(tot['wrong'] + tot['phantom']):4.2f} % "
+                f"({tot['wrong']} wrong value, {tot['phantom']} not a die), uncertain {pct(tot['uncertain']):4.1f} %, "
+                f"missed {pct(tot['missed']):4.1f} %")
+
+    print(line("each still frame read alone", alone, n_dice * args.frames))
+    print(line(f"reported ({len(after)} of {len(files)} trays)", reported, reported_dice))
+    if after:
+        print(f"frames from the hand to the report: median {statistics.median(after):g}, most {max(after)}")
+    print(f"trays not reported within {args.frames} still frames: {unreported}")
+    print(f"reports repeated after the hand, nothing moved: {repeats}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

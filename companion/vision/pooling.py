@@ -1,0 +1,144 @@
+"""One reading from several frames of the same still tray, place by place.
+
+A webcam never gives the same image twice: its sensor noise moves a faint or marbled pip's
+contrast back and forth across the reader's thresholds, so a die the reader can only just
+read is read in some frames and reported uncertain in others. Waiting for whole readings to
+repeat exactly then waits long on a busy tray (one borderline die is enough to break the
+run). Instead, each place on the tray is judged over the frames on its own:
+
+- **One value read there, in any of the frames, and no other:** that value. An "uncertain"
+  in another frame is the reader declining to read, not disagreeing. The die's confidence
+  is its mean over the frames that read it; where those are no more than half the frames
+  that saw something there, it is scaled down by that share: the least sure of the dice
+  read is shown, but not accepted unasked.
+- **Two values read there:** uncertain.
+- **Seen in half the frames or fewer:** a value read there is made uncertain; an
+  uncertain spot is dropped (a speck of noise that passed once is no die).
+
+Places are matched frame to frame by their centres, closest pairs first, each place taking
+at most one thing from a frame, within half a die's side (a coin's radius) of each other:
+closer than two dice lying side by side.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Sequence, TypeVar
+
+from .types import Coin, CoinReading, DiceReading, Die, Uncertain
+
+Reading = TypeVar("Reading", DiceReading, CoinReading)
+
+MIXED_REASON = "read as {} and as {} in still frames"
+SELDOM_REASON = "read in {} of {} still frames"
+
+
+class _Place:
+    """The things seen at one place of the tray, one at most per frame."""
+
+    def __init__(self, frame: int, thing) -> None:
+        self.x, self.y = thing.x, thing.y
+        self.seen: dict[int, Die | Coin | Uncertain] = {frame: thing}
+
+
+def pooled(readings: Sequence[Reading], reach: float | None = None) -> Reading:
+    """One reading of ``readings`` (of the same still tray, all dice or all coins), place by
+    place as the module docstring says. ``reach``: how far apart (px) two frames' things may
+    lie and still be one; by default half the dice's side (``DiceReading.die_side``, over all
+    the frames) or the coins' median radius, or 12 px where neither is known."""
+    if not readings:
+        raise ValueError("no readings to pool")
+    if len(readings) == 1:
+        return readings[0]
+    dice = isinstance(readings[0], DiceReading)
+    marks = [list(r.dice) if dice else list(r.coins) for r in readings]
+    if reach is None:
+        reach = _reach(readings, marks, dice)
+    places: list[_Place] = []
+    for k, (reading, read) in enumerate(zip(readings, marks)):
+        things = read + list(reading.uncertain)
+        pairs = sorted((d, i, j) for i, t in enumerate(things) for j, p in enumerate(places)
+                       if (d := math.hypot(t.x - p.x, t.y - p.y)) <= reach)
+        taken, filled = set(), set()
+        for _, i, j in pairs:
+            if i not in taken and j not in filled:
+                places[j].seen[k] = things[i]
+                taken.add(i)
+                filled.add(j)
+        places += [_Place(k, t) for i, t in enumerate(things) if i not in taken]
+    out, uncertain = [], []
+    n, half = len(readings), len(readings) / 2
+    for p in places:
+        read = [t for t in p.seen.values() if not isinstance(t, Uncertain)]
+        values = sorted({_value(t) for t in read}, key=str)
+        if len(values) > 1:
+            uncertain.append(Uncertain(p.x, p.y, MIXED_REASON.format(*values[:2])))
+        elif read and len(p.seen) > half:
+            best = max(read, key=lambda t: t.confidence)
+            mean = sum(t.confidence for t in read) / len(read)
+            if len(read) <= len(p.seen) / 2:
+                mean *= len(read) / len(p.seen)
+            out.append(_with_confidence(best, round(mean, 3)))
+        elif read:
+            uncertain.append(Uncertain(read[0].x, read[0].y, SELDOM_REASON.format(len(read), n)))
+        elif len(p.seen) > half:
+            # (the reason most frames gave, the first frame's among equals)
+            reasons = Counter(t.reason for t in p.seen.values())
+            uncertain.append(next(t for t in p.seen.values() if t.reason == reasons.most_common(1)[0][0]))
+    out, uncertain = _one_per_thing(out, uncertain, 2 * reach)
+    if dice:
+        return DiceReading(out, uncertain, [s for r in readings for s in r.die_sizes])
+    return CoinReading(out, uncertain)
+
+
+def _one_per_thing(read: list, uncertain: list[Uncertain], size: float) -> tuple[list, list[Uncertain]]:
+    """One report per die (coin) of ``size``: a frame may read one die at two places (its
+    centre, and the middle of the pips it found of it), so places closer than ``0.6 * size``
+    are one thing. Read the same there, the surest stands; read differently, it is uncertain.
+    An uncertain place on a thing read, or on another uncertain place, is dropped (as the
+    reader does within one frame)."""
+    groups: list[list] = []
+    for t in sorted(read, key=lambda t: -t.confidence):
+        near = [g for g in groups if any(math.hypot(t.x - o.x, t.y - o.y) < 0.6 * size for o in g)]
+        for g in near[1:]:
+            near[0] += g
+            groups.remove(g)
+        if near:
+            near[0].append(t)
+        else:
+            groups.append([t])
+    kept, doubted = [], []
+    for g in groups:
+        values = sorted({_value(t) for t in g}, key=str)
+        if len(values) == 1:
+            kept.append(g[0])
+        else:
+            doubted.append(Uncertain(g[0].x, g[0].y, MIXED_REASON.format(*values[:2])))
+    for u in uncertain:
+        if not any(math.hypot(u.x - t.x, u.y - t.y) < 0.5 * size for t in kept) and \
+                not any(math.hypot(u.x - v.x, u.y - v.y) < 0.3 * size for v in doubted):
+            doubted.append(u)
+    return kept, doubted
+
+
+def _value(thing: Die | Coin):
+    return thing.value if isinstance(thing, Die) else thing.face
+
+
+def _with_confidence(thing: Die | Coin, confidence: float) -> Die | Coin:
+    if isinstance(thing, Die):
+        return Die(thing.value, thing.x, thing.y, confidence, thing.side, thing.pips)
+    return Coin(thing.face, thing.x, thing.y, thing.r, confidence)
+
+
+def _reach(readings, marks, dice: bool) -> float:
+    if dice:
+        sizes = sorted(s for r in readings for s in r.die_sizes)
+        if sizes:
+            return 0.5 * sizes[len(sizes) // 2]
+    else:
+        radii = sorted(c.r for read in marks for c in read)
+        if radii:
+            return radii[len(radii) // 2]
+    return 12.0

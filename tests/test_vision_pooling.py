@@ -1,0 +1,89 @@
+"""Pooling the readings of a still tray's frames, place by place (``vision.pooling``).
+
+The readings here are written out as a frame's reading would come: the rules are pure.
+How they fare on real trays through a webcam's noise: ``test_vision_dev_photos``.
+"""
+
+import pytest
+
+from companion.controller import Settings
+from companion.vision.pooling import pooled
+from companion.vision.types import Coin, CoinReading, DiceReading, Die, Uncertain
+
+SIDE = 40.0
+
+
+def frame(*things) -> DiceReading:
+    """A frame's reading of dice 40 px wide: (value, x, y) read, (None, x, y) uncertain."""
+    return DiceReading([Die(v, x, y, 0.95, SIDE) for v, x, y in things if v is not None],
+                       [Uncertain(x, y, "pips too faint") for v, x, y in things if v is None],
+                       [SIDE])
+
+
+def test_a_die_read_in_every_frame_is_read_as_sure_as_the_frames_read_it():
+    out = pooled([frame((3, 100, 100), (5, 200, 100))] * 3)
+    assert sorted((d.value, d.x) for d in out.dice) == [(3, 100), (5, 200)]
+    assert out.uncertain == []
+    assert all(d.confidence == 0.95 for d in out.dice)
+
+
+def test_a_die_one_frame_could_not_read_is_read_from_the_others():
+    # A faint pip's contrast passes the reader's thresholds in some frames and not in
+    # others: "uncertain" there is the reader declining, not disagreeing.
+    out = pooled([frame((3, 100, 100)), frame((None, 102, 99)), frame((3, 101, 100))])
+    assert [(d.value, d.confidence) for d in out.dice] == [(3, 0.95)]
+    assert out.uncertain == []
+
+
+def test_a_die_read_in_one_frame_of_three_is_shown_but_not_accepted_unasked():
+    out = pooled([frame((None, 100, 100)), frame((4, 103, 98)), frame((None, 99, 101))])
+    assert [d.value for d in out.dice] == [4]
+    assert out.dice[0].confidence < Settings().min_confidence
+
+
+def test_a_die_read_two_ways_is_uncertain():
+    out = pooled([frame((3, 100, 100)), frame((2, 101, 100)), frame((3, 100, 101))])
+    assert out.dice == []
+    assert [u.reason for u in out.uncertain] == ["read as 2 and as 3 in still frames"]
+
+
+def test_a_die_read_at_two_places_of_its_face_is_one_die():
+    # A frame may report one die at two places (its body's centre, and the middle of the
+    # pips it found of it), 0.3 of a side apart: the frames' places pair up two ways, and
+    # the die is still one (read two ways there, uncertain).
+    for last, read in ((5, [5]), (2, [])):
+        out = pooled([frame((5, 100, 100)), frame((5, 100, 100), (None, 112, 100)), frame((last, 110, 100))])
+        assert [d.value for d in out.dice] == read
+        assert len(out.dice) + len(out.uncertain) == 1
+
+
+def test_dice_side_by_side_stay_two():
+    out = pooled([frame((6, 100, 100), (6, 140, 100))] * 2 + [frame((6, 100, 100), (None, 140, 100))])
+    assert [(d.value, d.x) for d in out.dice] == [(6, 100), (6, 140)]
+
+
+def test_what_shows_in_half_the_frames_or_fewer_is_not_read():
+    # A speck of noise that passed as "uncertain" once is dropped; a value read once where
+    # the other frames saw nothing is asked about, not read.
+    out = pooled([frame((1, 100, 100), (None, 300, 200)), frame((1, 100, 100)), frame((1, 100, 100), (6, 250, 50))])
+    assert [d.value for d in out.dice] == [1]
+    assert [(u.x, u.y, u.reason) for u in out.uncertain] == [(250, 50, "read in 1 of 3 still frames")]
+
+
+def test_an_empty_tray_pools_to_nothing_and_one_frame_to_itself():
+    assert pooled([DiceReading()] * 3) == DiceReading()
+    one = frame((2, 10, 10))
+    assert pooled([one]) is one
+    with pytest.raises(ValueError):
+        pooled([])
+
+
+def test_coins_pool_the_same_way_within_their_radius():
+    def coins(*things):
+        return CoinReading([Coin(f, x, y, 30.0, 0.9) for f, x, y in things if f],
+                           [Uncertain(x, y, "on edge") for f, x, y in things if not f])
+    out = pooled([coins(("heads", 100, 100), ("tails", 200, 100)),
+                  coins(("heads", 110, 104), (None, 205, 100)),
+                  coins(("tails", 104, 100), ("tails", 200, 101))])
+    assert [(c.face, c.x) for c in out.coins] == [("tails", 200)]
+    assert [u.reason for u in out.uncertain] == ["read as heads and as tails in still frames"]
