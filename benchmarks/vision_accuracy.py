@@ -1,7 +1,9 @@
 """Accuracy of the dice reader on the real dev photos, in the issue's terms.
 
 Prints % of dice read correctly, % read wrong (a wrong value, or a die reported where there
-is none), % reported uncertain, % missed, and the per-face confusion matrix.
+is none), % reported uncertain, % missed, and the per-face confusion matrix. Each photo is
+read as ``companion dice read`` reads it: several looks pooled (``pooling.read_still``);
+``--looks 1`` reads it once, as the settle detector reads each of its frames.
 
     .venv/bin/python benchmarks/vision_accuracy.py [--limit N] [--every K] [--size PX]
 
@@ -103,6 +105,9 @@ def main(argv=None) -> int:
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
                     help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
+    ap.add_argument("--looks", type=int, default=None, help="readings pooled per photo, as `companion dice "
+                    "read` takes them (pooling.read_still; default its STILL_LOOKS); 1: one reading, "
+                    "as the settle detector reads each frame")
     ap.add_argument("--verbose", action="store_true", help="one line per photo")
     ap.add_argument("--model", help="face-network weights to use instead of the shipped ones "
                     "(e.g. trained with --holdout, to score photos it never saw)")
@@ -118,6 +123,8 @@ def main(argv=None) -> int:
         ap.error("--blur is a sigma in pixels: 0 or more")
     if args.noise < 0:
         ap.error("--noise is a sigma: 0 or more")
+    if args.looks is not None and args.looks < 1:
+        ap.error("--looks is a count: 1 or more")
     cast = None
     if args.cast:
         try:
@@ -129,11 +136,12 @@ def main(argv=None) -> int:
 
     import cv2
     from companion.vision import face_net
-    from companion.vision.dice import read_dice
+    from companion.vision.pooling import STILL_LOOKS, read_still
 
     if args.model or args.pips_only:
         face_net.FaceNet.use(None if args.pips_only else args.model)
 
+    looks = STILL_LOOKS if args.looks is None else args.looks
     files = sorted(glob.glob(os.path.join(args.dir, "*.jpg")))[args.offset::args.every]
     if args.limit:
         files = files[:args.limit]
@@ -151,7 +159,7 @@ def main(argv=None) -> int:
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
                                args.exposure, args.blur, args.noise, seed=k, cast=cast)
         t0 = time.perf_counter()
-        reading = read_dice(img)
+        reading = read_still(img, None, looks)
         t_read += time.perf_counter() - t0
         res = score_image(reading, labels)
         n_dice += len(labels)
@@ -166,7 +174,8 @@ def main(argv=None) -> int:
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
           + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else "")
-          + (", labels as they are" if args.as_labelled else ""))
+          + (", labels as they are" if args.as_labelled else "")
+          + (f", {looks} looks pooled" if looks > 1 else ", one look"))
     print(f"read correctly   {pct(tot['correct']):6.2f} %  ({tot['correct']})")
     wrong = tot["wrong"] + tot["phantom"]
     print(f"read wrong       {pct(wrong):6.2f} %  ({tot['wrong']} wrong value, {tot['phantom']} not a die)")

@@ -2,16 +2,16 @@
 
 A webcam never gives the same frame twice: its sensor noise moves borderline pips across the
 reader's thresholds, so a tray's readings differ from frame to frame. Each dev photo is made
-a webcam's view (640x480, 40 degrees from overhead, JPEG 80, as ``vision_accuracy --tilt``)
-with fresh noise per frame, and fed to a ``SettleDetector``: a hand over the tray, then
-``--frames`` still frames; the hand again, and as many again, twice (the dice untouched).
+a webcam's view (640x480, ``--tilt`` 40 degrees from overhead, JPEG 80, as ``vision_accuracy
+--tilt``) with fresh noise per frame, and fed to a ``SettleDetector``: a hand over the tray,
+then ``--frames`` still frames; the hand again, and as many again, twice (the dice untouched).
 
 Prints, over the photos: each still frame read alone (the mean per frame), the detector's
 reports (right / wrong / uncertain / missed, as ``vision_accuracy`` scores them), how many
 frames after the hand each report came, and the reports repeated after the hand though
 nothing moved.
 
-    .venv/bin/python benchmarks/vision_stills.py [--every 5] [--noise 2] [--frames 12]
+    .venv/bin/python benchmarks/vision_stills.py [--every 5] [--noise 2] [--frames 12] [--tilt 40]
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def main(argv=None) -> int:
     ap.add_argument("--noise", type=float, default=2.0, help="the webcam's sensor noise, sigma (0-255)")
     ap.add_argument("--frames", type=int, default=12, help="still frames after each time the hand goes")
     ap.add_argument("--fps", type=float, default=15.0)
+    ap.add_argument("--tilt", type=float, default=40.0, help="the camera's angle from overhead, degrees")
     args = ap.parse_args(argv)
     if args.frames < 1 or args.fps <= 0:
         ap.error("--frames and --fps must be over 0")
@@ -65,8 +66,8 @@ def main(argv=None) -> int:
         img = cv2.imread(f)
         labels = load_labels(f[:-4] + ".txt", img.shape[1], img.shape[0])
         # (the same labels for every frame: only the noise differs)
-        views = [as_frame(img, labels, frame="640x480", tilt=40, jpeg=80, noise=args.noise, seed=1000 * s + k)
-                 for s in range(3 * args.frames)]
+        views = [as_frame(img, labels, frame="640x480", tilt=args.tilt, jpeg=80, noise=args.noise,
+                          seed=1000 * s + k) for s in range(3 * args.frames)]
         stills, truth = [frame for frame, _ in views], views[0][1]
         n_dice += len(truth)
         for frame in stills[:args.frames]:
@@ -93,7 +94,7 @@ def main(argv=None) -> int:
         for key in KEYS:
             reported[key] += res[key]
 
-    print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen 40 degrees from overhead, "
+    print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen {args.tilt:g} degrees from overhead, "
           f"JPEG 80, sensor noise {args.noise:g}, {args.fps:g} fps")
 
     def line(label, tot, dice):

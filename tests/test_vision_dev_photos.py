@@ -512,3 +512,35 @@ def test_a_hand_over_a_still_tray_through_a_webcams_noise_does_not_repeat_the_ro
     seq = [_hand_over(stills[0])] + stills[:12] + [_hand_over(stills[12])] + stills[12:24] \
         + [_hand_over(stills[24])] + stills[24:]
     assert [k for k, f in enumerate(seq) if det.feed(f, k / 15) is not None] == [8]
+
+
+def test_dice_read_looks_at_a_photo_as_at_a_still_tray(tmp_path, capsys):
+    # ``companion dice read`` reads a photo as the settle detector reads a still tray: as it
+    # is and with a webcam's noise, pooled. A die one reading leaves uncertain (a lone pip
+    # in marbled plastic; a faint second pip) is read by the others; nothing is read
+    # wrong, and the same photo always reads the same.
+    import json
+
+    import cv2
+
+    from companion.cli import main
+    from companion.vision.dice import read_dice
+    from companion.vision.types import DiceReading, Die, Uncertain
+
+    score = _accuracy_module().score_image
+    for name, (value, fx, fy) in (("IMG_20191209_095910.jpg", (2, 100, 303)),
+                                  ("IMG_20191208_113019.jpg", (2, 429, 245))):
+        img, labels = _photo(name, frame="640x480", tilt=40, jpeg=80)
+        path = str(tmp_path / "frame.png")
+        cv2.imwrite(path, img)
+        assert main(["dice", "read", path, path, "--json"]) == 0
+        first, again = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+        assert first == again
+        looked = DiceReading([Die(d["value"], d["x"], d["y"], d["confidence"]) for d in first["dice"]],
+                             [Uncertain(u["x"], u["y"], u["reason"]) for u in first["uncertain"]])
+        once = read_dice(img)
+        res = score(looked, labels)
+        assert res["wrong"] == res["phantom"] == 0
+        assert res["correct"] > score(once, labels)["correct"]
+        box, = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - fx) < 10 and abs(lab[2] - fy) < 10]
+        assert _read_in(looked.dice, value, *box) and not _read_in(once.dice, value, *box)

@@ -87,3 +87,21 @@ def test_coins_pool_the_same_way_within_their_radius():
                   coins(("tails", 104, 100), ("tails", 200, 101))])
     assert [(c.face, c.x) for c in out.coins] == [("tails", 200)]
     assert [u.reason for u in out.uncertain] == ["read as heads and as tails in still frames"]
+
+
+def test_a_photo_is_looked_at_at_the_readers_size_and_read_in_its_own_pixels():
+    # A phone photo is read at the reader's working size (where the noise of the later
+    # looks belongs): the dice come back where they lie in the photo itself.
+    import cv2
+
+    from companion.vision.pooling import read_still
+    from companion.vision.render import render_scene
+
+    frame, truth = render_scene([2, 4, 6], seed=4, die_size=48)
+    photo = cv2.resize(frame, (2560, 1920), interpolation=cv2.INTER_CUBIC)
+    out = read_still(photo)
+    assert sorted(d.value for d in out.dice) == [2, 4, 6]
+    for v, x, y in truth["dice"]:
+        die, = [d for d in out.dice if d.value == v]
+        assert abs(die.x - 4 * x) < 12 and abs(die.y - 4 * y) < 12
+        assert 3.5 * 40 < die.side < 4.5 * 56

@@ -113,7 +113,7 @@ def _each_image(args, read, describe, annotate=None) -> int:
 
 def _dice_read(args) -> int:
     from .annotate import draw_dice
-    from .dice import read_dice
+    from .pooling import read_still
     cal, problem = _load_calibration(args.calibration)
     if problem:
         _err(problem)
@@ -134,7 +134,8 @@ def _dice_read(args) -> int:
 
     if args.annotate:
         os.makedirs(args.annotate, exist_ok=True)
-    return _each_image(args, lambda img: read_dice(img, cal), describe,
+    # (a photo looked at as the settle detector looks at a still tray: ``read_still``)
+    return _each_image(args, lambda img: read_still(img, cal), describe,
                        annotate if args.annotate else None)
 
 

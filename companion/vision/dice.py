@@ -197,7 +197,9 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         reading = _logo_faces(reading, cal.logo_value)
     if stretch is not None:
         reading = _rescale(reading, (1.0 / stretch[0], 1.0 / stretch[1]), (0, 0))
-    return _rescale(reading, 1.0 / scale, offset, pre=True)
+    reading = _rescale(reading, 1.0 / scale, offset, pre=True)
+    reading.stretch = stretch
+    return reading
 
 
 def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float] | None,

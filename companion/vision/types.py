@@ -84,6 +84,9 @@ class DiceReading:
     # Lone round spots with no die body found around them (a 1 on a white die the tray
     # hides): not evidence of a die, but places for a second reader to look (not in the JSON).
     leads: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)
+    # The stretch the frame was read at, back from a camera's slant (None: read as it is),
+    # for reading it again alike (``pooling.read_still``; not in the JSON).
+    stretch: tuple[float, float] | None = field(default=None, repr=False, compare=False)
 
     @property
     def die_side(self) -> float | None:
