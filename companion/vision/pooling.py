@@ -17,7 +17,8 @@ run). Instead, each place on the tray is judged over the frames on its own:
 
 Places are matched frame to frame by their centres, closest pairs first, each place taking
 at most one thing from a frame, within half a die's side (a coin's radius) of each other:
-closer than two dice lying side by side.
+closer than two dice lying side by side. A frame may report one die at two places a little
+further apart (``_one_per_thing``): what is read within 0.6 of a side is one die.
 
 A photo is one frame, but it can be looked at as a webcam's frames would show it
 (``read_still``): as it is, and with a webcam's sensor noise added, ``STILL_LOOKS`` times in
@@ -151,7 +152,7 @@ def _scaled(reading: DiceReading, factor: float) -> DiceReading:
         [dataclasses.replace(u, x=u.x * factor, y=u.y * factor,
                              whole=u.whole and (u.whole[0], u.whole[1] * factor, u.whole[2] * factor))
          for u in reading.uncertain],
-        [s * factor for s in reading.die_sizes])
+        [s * factor for s in reading.die_sizes], stretch=reading.stretch)
 
 
 def _one_per_thing(read: list, uncertain: list[Uncertain], size: float) -> tuple[list, list[Uncertain]]:
