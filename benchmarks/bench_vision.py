@@ -29,7 +29,6 @@ def main() -> int:
     import cv2
     cv2.setNumThreads(1)   # one core, as on a busy Pi
     from companion.vision.calibration import Calibration
-    from companion.vision.dice import read_dice
     from companion.vision.render import render_roll, render_tray
     from companion.vision.settle import SettleDetector
 
@@ -44,10 +43,10 @@ def main() -> int:
                               tilt=0.2 if s % 3 == 0 and not extra else 0.0, **extra) for s in range(20)]
         label = f"{n} dice" + (" 26 px wide, a pencil and an eraser beside them" if "clutter" in extra else "") \
             + (f", camera {extra['slant']} degrees from overhead" if "slant" in extra else "")
-        _time(label, frames, None)
+        readings = _time(label, frames, None)
         if not extra:
             # The size the settle detector learns: the median of the die sides it reported.
-            sides = [side for side in (read_dice(f).die_side for f in frames) if side]
+            sides = [r.die_side for r in readings if r.die_side]
             known = Calibration(die_size=statistics.median(sides), frame_size=[640, 480])
             _time(f"{n} dice, their size known", frames, known)
 
@@ -94,19 +93,20 @@ def main() -> int:
     return 0
 
 
-def _time(label: str, frames: list, calibration) -> None:
-    """Print read_dice's median and worst ms per frame over ``frames``."""
+def _time(label: str, frames: list, calibration) -> list:
+    """Print read_dice's median and worst ms per frame over ``frames``; the readings."""
     from companion.vision.dice import read_dice
     read_dice(frames[0], calibration)   # warm up
-    times, cpu = [], []
+    times, cpu, readings = [], [], []
     for f in frames:
         t0, c0 = time.perf_counter(), time.thread_time()
-        read_dice(f, calibration)
+        readings.append(read_dice(f, calibration))
         times.append(1000 * (time.perf_counter() - t0))
         cpu.append(1000 * (time.thread_time() - c0))
     # CPU time too: on a shared machine the wall clock also counts other people's work.
     print(f"  {label}: median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms"
           f"  (CPU: median {statistics.median(cpu):6.1f} ms, worst {max(cpu):6.1f} ms)")
+    return readings
 
 
 if __name__ == "__main__":

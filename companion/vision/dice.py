@@ -77,7 +77,6 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Collection
-from dataclasses import replace
 from typing import NamedTuple
 
 import cv2
@@ -196,8 +195,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     if cal.logo_value:
         reading = _logo_faces(reading, cal.logo_value)
     if stretch is not None:
-        reading = _rescale(reading, (1.0 / stretch[0], 1.0 / stretch[1]), (0, 0))
-    reading = _rescale(reading, 1.0 / scale, offset, pre=True)
+        reading = reading.moved((1.0 / stretch[0], 1.0 / stretch[1]))
+    reading = reading.moved(1.0 / scale, offset, pre=True)
     reading.stretch = stretch
     return reading
 
@@ -593,32 +592,6 @@ def _off_circle(outline: np.ndarray, shape: tuple[int, ...]) -> float:
     return float(np.sqrt(((np.hypot(x - cx, y - cy) - r) ** 2).mean()) / r)
 
 
-def _rescale(reading: DiceReading, factor: float | tuple[float, float], offset,
-             pre: bool = False) -> DiceReading:
-    """The reading moved by ``offset`` and scaled by ``factor`` (one for both axes, or
-    ``(fx, fy)``: die sizes then follow the axis scaled more, the one not squashed)."""
-    ox, oy = offset
-    fx, fy = factor if isinstance(factor, tuple) else (factor, factor)
-
-    def pos(x, y):
-        return ((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)
-
-    size = max(fx, fy)
-
-    def moved(u: Uncertain) -> Uncertain:
-        x, y = pos(u.x, u.y)
-        whole = None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2]))
-        return replace(u, x=x, y=y, whole=whole)
-
-    def moved_die(d: Die) -> Die:
-        x, y = pos(d.x, d.y)
-        return replace(d, x=x, y=y, side=None if d.side is None else d.side * size,
-                       pips=tuple(pos(px, py) for px, py in d.pips))
-
-    return DiceReading([moved_die(d) for d in reading.dice], [moved(u) for u in reading.uncertain],
-                       [s * size for s in reading.die_sizes], [pos(x, y) for x, y in reading.leads])
-
-
 def pip_kernel(img: np.ndarray) -> int:
     # The first, coarse pip filter: wide enough for the pips of dice up to ~1/8 of the frame
     # (bigger ones are caught by the half-scale pass).
@@ -652,7 +625,7 @@ def _read_adapting(search: PipSearch, colours: FrameColours | None = None) -> Di
         half = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         third = _read_adapting(PipSearch(half)) if min(half.shape[:2]) >= 200 else None
         if third is not None and (third.dice or best is None):
-            best = _rescale(third, 2.0, (0, 0))
+            best = third.moved(2.0)
     return best
 
 

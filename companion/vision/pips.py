@@ -17,6 +17,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from .segment import blob_outlines
+
 # A blob is outlined where its contrast is at least this share of its own peak; the higher
 # shares are tried when the lower one merges the blob with something else.
 CUTS = (0.6, 0.7, 0.8)
@@ -180,11 +182,10 @@ def _seeds(smooth: np.ndarray, peak: int, boxes: list[tuple[int, int, int, int]]
     # a ridge (a die edge) is one candidate, not hundreds. An outline starts at that pixel,
     # and tracing the outlines of the few sparse patches costs far less than labelling the
     # frame.
-    outlines, nesting = cv2.findContours(maxima, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    outlines = blob_outlines(maxima)
     if not outlines:
         return np.empty(0, np.intp), np.empty(0, np.intp)
-    # (the outer outlines, not those of holes: they have no parent)
-    starts = np.array([c[0, 0] for c in outlines])[nesting[0][:, 3] < 0]
+    starts = np.array([c[0, 0] for c in outlines])
     starts = starts[np.argsort(starts[:, 1] * w + starts[:, 0])]
     return starts[:, 0], starts[:, 1]
 

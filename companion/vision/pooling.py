@@ -27,13 +27,13 @@ all, pooled the same way.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import Counter
 from typing import Sequence, TypeVar
 
 import numpy as np
 
+from .calibration import Calibration
 from .segment import working_image
 from .types import Coin, CoinReading, DiceReading, Die, Uncertain
 
@@ -99,8 +99,8 @@ def pooled(readings: Sequence[Reading], reach: float | None = None) -> Reading:
             uncertain.append(Uncertain(read[0].x, read[0].y, SELDOM_REASON.format(len(read), n)))
         elif len(p.seen) > half:
             # (the reason most frames gave, the first frame's among equals)
-            reasons = Counter(t.reason for t in p.seen.values())
-            uncertain.append(next(t for t in p.seen.values() if t.reason == reasons.most_common(1)[0][0]))
+            (reason, _), = Counter(t.reason for t in p.seen.values()).most_common(1)
+            uncertain.append(next(t for t in p.seen.values() if t.reason == reason))
     out, uncertain = _one_per_thing(out, uncertain, 2 * reach)
     if dice:
         return DiceReading(out, uncertain, [s for r in readings for s in r.die_sizes],
@@ -121,7 +121,6 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     (All 250 dev photos as 640x480 webcam frames at 40 degrees, JPEG 80: 1,668 dice read
     right by one look, 1,694 by three; 6 read wrong either way. Over six such views, 213
     more right and 13 more wrong: ``vision_accuracy.py --looks``.)"""
-    from .calibration import Calibration
     from .dice import read_dice
     img, scale = working_image(frame)
     readings = [read_dice(img, calibration)]
@@ -130,29 +129,17 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
         noise = np.random.default_rng(seed).standard_normal(img.shape, dtype=np.float32) * STILL_NOISE
         readings.append(read_dice(np.clip(img + noise, 0, 255).astype(np.uint8), cal))
     reading = pooled(readings)
-    return reading if scale == 1.0 else _scaled(reading, 1.0 / scale)
+    return reading if scale == 1.0 else reading.moved(1.0 / scale)
 
 
 def _at_the_slant_of(first: DiceReading, calibration):
     """``calibration`` for reading more looks at the frame ``first`` is a reading of: with
     the stretch ``first`` was read at, where it does not say one (read as it was, the
     others are read as from overhead too: [1, 1] measures nothing)."""
-    from .calibration import Calibration
     if calibration.stretch is not None:
         return calibration
     # (within what a calibration may hold)
     return calibration.merged(Calibration(stretch=[min(3.0, max(1.0, v)) for v in first.stretch or (1.0, 1.0)]))
-
-
-def _scaled(reading: DiceReading, factor: float) -> DiceReading:
-    """``reading`` of an image scaled by ``1 / factor``, in the original image's pixels."""
-    return DiceReading(
-        [dataclasses.replace(d, x=d.x * factor, y=d.y * factor, side=d.side and d.side * factor,
-                             pips=tuple((x * factor, y * factor) for x, y in d.pips)) for d in reading.dice],
-        [dataclasses.replace(u, x=u.x * factor, y=u.y * factor,
-                             whole=u.whole and (u.whole[0], u.whole[1] * factor, u.whole[2] * factor))
-         for u in reading.uncertain],
-        [s * factor for s in reading.die_sizes], stretch=reading.stretch)
 
 
 def _one_per_thing(read: list, uncertain: list[Uncertain], size: float) -> tuple[list, list[Uncertain]]:

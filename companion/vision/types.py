@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,32 @@ class DiceReading:
     def marks(self) -> list[tuple]:
         """What was read, as ``(value, x, y)``: the shape the settle detector compares."""
         return [(d.value, d.x, d.y) for d in self.dice]
+
+    def moved(self, factor: float | tuple[float, float], offset=(0, 0), pre: bool = False) -> "DiceReading":
+        """The reading moved by ``offset`` and scaled by ``factor`` (one for both axes, or
+        ``(fx, fy)``: die sizes then follow the axis scaled more, the one not squashed);
+        ``pre``: moved first, then scaled."""
+        ox, oy = offset
+        fx, fy = factor if isinstance(factor, tuple) else (factor, factor)
+
+        def pos(x, y):
+            return ((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)
+
+        size = max(fx, fy)
+
+        def moved(u: Uncertain) -> Uncertain:
+            x, y = pos(u.x, u.y)
+            whole = None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2]))
+            return replace(u, x=x, y=y, whole=whole)
+
+        def moved_die(d: Die) -> Die:
+            x, y = pos(d.x, d.y)
+            return replace(d, x=x, y=y, side=None if d.side is None else d.side * size,
+                           pips=tuple(pos(px, py) for px, py in d.pips))
+
+        return DiceReading([moved_die(d) for d in self.dice], [moved(u) for u in self.uncertain],
+                           [s * size for s in self.die_sizes], [pos(x, y) for x, y in self.leads],
+                           self.stretch)
 
     @property
     def values(self) -> list[int]:
