@@ -1053,6 +1053,28 @@ def test_a_finer_pip_search_after_a_coarse_one_finds_exactly_the_pips_of_a_full_
         assert [vars(p) for p in find_pips(img, k)] == [vars(p) for p in everywhere]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_pip_search_within_the_things_off_the_tray_finds_their_pips_as_a_full_search_does(seed):
+    # The reader looks for pips only on and around what stands out from the tray (a die's
+    # body, or the pips themselves on a die the tray's colour): every pip there must come
+    # out exactly as a search of the whole frame finds it, and nothing else.
+    from companion.vision.pips import PipSearch, find_pips
+    from companion.vision.segment import foreground_mask
+
+    img = render_tray([(seed + k) % 6 + 1 for k in range(5)], seed=seed, tilt_deg=10 * seed,
+                      die_colour="mixed" if seed % 2 else (235, 235, 235), clutter=seed % 3,
+                      # (white dice on a white tray: only their pips stand out from it)
+                      **({"tray_colour": (225, 225, 225)} if seed == 2 else {}))
+    fg = foreground_mask(img)
+    search = PipSearch(img, within=fg)
+    for k in (21, 17, 13, 9):
+        full = [vars(p) for p in find_pips(img, k)]
+        found = [vars(p) for p in search.find(k)]
+        on_fg = [p for p in full if fg[round(p["y"]), round(p["x"])]]
+        assert on_fg and all(p in found for p in on_fg)
+        assert all(p in full for p in found)
+
+
 @pytest.mark.parametrize("value", [3, 4, 5, 6])
 def test_two_tone_die_is_read_though_its_body_colour_changes_between_pips(value):
     reading = read_dice(_two_tone_die(_FACE[value]))

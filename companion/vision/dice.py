@@ -171,7 +171,12 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     kernel = _kernel_for_pip(die / 11) if die else pip_kernel(img)
     # A camera at a slant squashes the top faces: stretch them square again (``slant``).
     # The first pass's pips measure the slant; they serve that pass too unless it is undone.
-    search = PipSearch(img)
+    # Pips are looked for only on and around the things off the tray (most of a frame is
+    # tray: for one die, a thirtieth of it is searched). (The tray and the foreground serve
+    # the reading too where the frame is not stretched; the colour image is made only then.)
+    tray = colour_space(background(img))
+    fg = foreground_mask(img, bg_colours=tray)
+    search = PipSearch(img, within=fg)
     measured = None
     if cal.stretch == [1.0, 1.0]:
         stretch = None   # (a camera calibrated overhead: nothing to measure)
@@ -179,7 +184,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         stretch = measured = stretch_for(search.find(kernel))
         if cal.stretch is not None:
             stretch = known_or_measured(tuple(cal.stretch), measured)
-    reading = _read_stretched(search, kernel, stretch, die)
+    reading = _read_stretched(search, kernel, stretch, die, tray, fg)
     if stretch is not None and stretch == measured and reading.dice and reading.die_sizes:
         # Steeper than about 45 degrees the near sides' pips make the frame look less
         # squashed than it is: if the faces read say so, read it again stretched as they say.
@@ -191,7 +196,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         steeper = steeper_stretch(top_face_pips(search.find(kernel), tops, reading.die_side, stretch), stretch)
         if steeper is not None:
             stretch = steeper
-            reading = _read_stretched(search, kernel, stretch, die)
+            reading = _read_stretched(search, kernel, stretch, die, tray, fg)
     if cal.logo_value:
         reading = _logo_faces(reading, cal.logo_value)
     if stretch is not None:
@@ -202,16 +207,19 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
 
 
 def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float] | None,
-                    die: float | None) -> DiceReading:
+                    die: float | None, tray: np.ndarray, fg: np.ndarray) -> DiceReading:
     """``read_dice`` past the slant: ``search``'s image stretched by ``stretch`` (None: as it
-    is) and read, in the stretched image's pixels (``die``: the calibrated die side, if any)."""
+    is) and read, in the stretched image's pixels (``die``: the calibrated die side, if any;
+    ``tray`` and ``fg``: ``search``'s image's, as ``_colours`` finds them)."""
     img = search.img
+    # The tray without dice, the colour images and the foreground, shared by every step below.
     if stretch is not None:
         img = cv2.resize(img, (round(img.shape[1] * stretch[0]), round(img.shape[0] * stretch[1])),
                          interpolation=cv2.INTER_LINEAR)
-        search = PipSearch(img)
-    # The tray without dice, the colour images and the foreground, shared by every step below.
-    colours = _colours(img, side_drop(stretch) if stretch and stretch[1] > stretch[0] else 0.0)
+        colours = _colours(img, side_drop(stretch) if stretch[1] > stretch[0] else 0.0)
+        search = PipSearch(img, within=colours.fg)
+    else:
+        colours = _colours(img, tray=tray, fg=fg)
     if die is not None:
         reading, _ = _read(search, kernel, colours)
     else:
@@ -666,10 +674,13 @@ class FrameColours(NamedTuple):
     drop: float = 0.0
 
 
-def _colours(img: np.ndarray, drop: float = 0.0) -> FrameColours:
-    tray = colour_space(background(img))
-    return FrameColours(colour_space(cv2.GaussianBlur(img, (3, 3), 0)), tray,
-                        foreground_mask(img, bg_colours=tray), drop)
+def _colours(img: np.ndarray, drop: float = 0.0, tray: np.ndarray | None = None,
+             fg: np.ndarray | None = None) -> FrameColours:
+    """``img``'s FrameColours (``tray``, ``fg``: its tray in ``colour_space`` and its
+    ``foreground_mask``, where already found)."""
+    tray = colour_space(background(img)) if tray is None else tray
+    fg = foreground_mask(img, bg_colours=tray) if fg is None else fg
+    return FrameColours(colour_space(cv2.GaussianBlur(img, (3, 3), 0)), tray, fg, drop)
 
 
 def _read(search: PipSearch, kernel: int, colours: FrameColours | None = None

@@ -64,7 +64,7 @@ class ContrastMaps(NamedTuple):
 
 
 def smooth_contrast(img: np.ndarray, k: int, bound: ContrastMaps | None = None,
-                    peak: int = 45) -> ContrastMaps:
+                    peak: int = 45, within: np.ndarray | None = None) -> ContrastMaps:
     """The light- and dark-spot contrast maps of filter size ``k``, smoothed (3x3 Gaussian):
     what ``find_pips`` picks its seeds and outlines its blobs from.
 
@@ -73,25 +73,50 @@ def smooth_contrast(img: np.ndarray, k: int, bound: ContrastMaps | None = None,
     here where it did not there: only the places that did, and the windows the blobs are
     outlined in around them, are computed; the rest stays 0, which gives the same pips as
     the whole map would, in a fraction of the time.
+
+    ``within`` (without ``bound``): a mask of where pips may be, the things off the tray: a
+    pip is on one, or is one itself (a dark pip on a die the tray's colour). Seeds are
+    looked for only within a blob window of it, and the maps are computed only where those
+    seeds' blobs and maxima tests look; the rest stays 0. The pips found there are those a
+    search of the whole image finds there; for one die, a thirtieth of the frame is searched.
     """
+    h, w = img.shape[:2]
+    # Every pixel a seed's window (``find_pips``: ``half`` around it) or its 5x5 maxima
+    # test may look at must be exact.
+    reach = max(k // 2 + 1, 2)
+    if bound is None and within is not None:
+        near = cv2.dilate(within, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
+        seed_boxes = [cv2.boundingRect(c) for c in
+                      cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]]
+        # (The boxes grown by a window, overlapping ones computed once as their union's box.)
+        grown = np.zeros((h, w), np.uint8)
+        for x, y, bw, bh in seed_boxes:
+            grown[max(0, y - reach):y + bh + reach, max(0, x - reach):x + bw + reach] = 255
+        outlines = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+        light, dark = _contrast_in(img, k, [cv2.boundingRect(c) for c in outlines])
+        return ContrastMaps(light, dark, seed_boxes)
     if bound is None:
         light, dark = (cv2.GaussianBlur(m, (3, 3), 0) for m in contrast_maps(img, k))
         # (The places that reach ``peak`` are few: ``find_pips`` looks for its seeds there.)
         above = cv2.threshold(cv2.max(light, dark), peak - 1, 255, cv2.THRESH_BINARY)[1]
         outlines, _ = cv2.findContours(above, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         return ContrastMaps(light, dark, [cv2.boundingRect(c) for c in outlines])
-    h, w = img.shape[:2]
-    # Every pixel a seed's window (``find_pips``: ``half`` around it) or its 5x5 maxima
-    # test may look at must be exact.
-    reach = max(k // 2 + 1, 2)
     seeds = cv2.threshold(cv2.max(bound.light, bound.dark), peak - 1, 255, cv2.THRESH_BINARY)[1]
     needed = cv2.dilate(seeds, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
     # (The outer contours' boxes are the regions' boxes: far cheaper than a labelling.)
     outlines, _ = cv2.findContours(needed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    boxes = [cv2.boundingRect(c) for c in outlines]
+    light, dark = _contrast_in(img, k, boxes)
+    return ContrastMaps(light, dark, boxes)
+
+
+def _contrast_in(img: np.ndarray, k: int, boxes: list[tuple[int, int, int, int]]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``smooth_contrast``'s maps, exact within ``boxes`` and 0 elsewhere."""
+    h, w = img.shape[:2]
     light, dark = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
     # A pixel's top-hat depends on the image within k - 1 of it, its blur on 1 more.
     margin = k
-    boxes = [cv2.boundingRect(c) for c in outlines]
     for x, y, bw, bh in boxes:
         x0, y0 = max(0, x - margin), max(0, y - margin)
         x1, y1 = min(w, x + bw + margin), min(h, y + bh + margin)
@@ -99,7 +124,7 @@ def smooth_contrast(img: np.ndarray, k: int, bound: ContrastMaps | None = None,
         inner = (slice(y - y0, y - y0 + bh), slice(x - x0, x - x0 + bw))
         light[y:y + bh, x:x + bw] = cv2.GaussianBlur(part_light, (3, 3), 0)[inner]
         dark[y:y + bh, x:x + bw] = cv2.GaussianBlur(part_dark, (3, 3), 0)[inner]
-    return ContrastMaps(light, dark, boxes)
+    return light, dark
 
 
 def find_pips(img: np.ndarray, k: int, peak: int = 45, min_area: float = MIN_PIP_AREA,
@@ -193,16 +218,18 @@ def _seeds(smooth: np.ndarray, peak: int, boxes: list[tuple[int, int, int, int]]
 class PipSearch:
     """The pips of one image at the filter sizes asked for, each size searched once. A
     smaller filter is only run where the nearest larger one already searched could have
-    found a seed (``smooth_contrast``'s ``bound``)."""
+    found a seed (``smooth_contrast``'s ``bound``); the widest only near ``within``, if given
+    (``smooth_contrast``'s)."""
 
-    def __init__(self, img: np.ndarray):
+    def __init__(self, img: np.ndarray, within: np.ndarray | None = None):
         self.img = img
+        self.within = within
         self._maps: dict[int, ContrastMaps] = {}
         self._pips: dict[int, list[Pip]] = {}
 
     def strongest(self) -> np.ndarray:
         """Each pixel's strongest spot contrast, light or dark, through the widest filter
-        searched (the one whose maps cover the whole image)."""
+        searched (the one whose maps cover everything searched)."""
         maps = self._maps[max(self._maps)]
         return cv2.max(maps.light, maps.dark)
 
@@ -210,7 +237,7 @@ class PipSearch:
         if k not in self._pips:
             larger = [size for size in self._maps if size > k]
             bound = self._maps[min(larger)] if larger else None
-            self._maps[k] = smooth_contrast(self.img, k, bound)
+            self._maps[k] = smooth_contrast(self.img, k, bound, within=self.within)
             self._pips[k] = find_pips(self.img, k, maps=self._maps[k])
         return self._pips[k]
 
