@@ -9,7 +9,9 @@ It reads twice: with a pip filter sized for big pips, then with one fitted to th
 first pass found; the two are merged die by die, and disagreement makes a die uncertain.
 In each pass:
 
-1. pips are found by local contrast in each colour channel (``pips.find_pips``);
+1. pips are found by local contrast in each colour channel (``pips.find_pips``), on and
+   around the things that stand out from the tray only (a die's body, or its pips where
+   the die is the tray's colour);
 2. pips are linked into faces when alike and joined by the die's body colour only; a
    group that fits no face may be two touching dice of one colour, and is cut in two
    where exactly one straight cut leaves two standard faces of one pip spacing;
