@@ -77,8 +77,8 @@ def smooth_contrast(img: np.ndarray, k: int, bound: ContrastMaps | None = None,
     ``within`` (without ``bound``): a mask of where pips may be, the things off the tray: a
     pip is on one, or is one itself (a dark pip on a die the tray's colour). Seeds are
     looked for only within a blob window of it, and the maps are computed only where those
-    seeds' blobs and maxima tests look; the rest stays 0. The pips found there are those a
-    search of the whole image finds there; for one die, a thirtieth of the frame is searched.
+    seeds' blobs and maxima tests look; the rest stays 0. A pip on the mask comes out as a
+    search of the whole image finds it; for one die, a thirtieth of the frame is searched.
     """
     h, w = img.shape[:2]
     # Every pixel a seed's window (``find_pips``: ``half`` around it) or its 5x5 maxima
