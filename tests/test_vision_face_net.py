@@ -270,6 +270,32 @@ def test_a_die_only_the_network_speaks_for_needs_it_sure_in_two_views(place, sur
     assert sorted((d.value, d.x, d.y) for d in checked.dice) == [(4, 140, 100)] + ([(5, 100, 100)] if read else [])
 
 
+class _Recording(_SureIn):
+    """``_SureIn`` that keeps every view it is asked about."""
+
+    def __init__(self, faces):
+        super().__init__(faces)
+        self.views = []
+
+    def crop_probabilities(self, img, views):
+        self.views += list(views)
+        return super().crop_probabilities(img, views)
+
+
+def test_the_network_looks_all_round_a_blob_only_where_a_die_sized_view_shows_it_a_face():
+    # Most places only a blob speaks for are clutter (a grid over a pencil's print, an
+    # eraser's edge), and looking at each at every size and shift cost most of the reading
+    # of a frame on a desk. A place is looked at all round only where one of its die-sized
+    # views shows the network a face: a die lying there is still read, in two views.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    net = _Recording({(60, 100, 40): 5, (60, 100, 48): 5})
+    checked = second_opinion(frame, DiceReading([], [], [40.0]), net=net, candidates=[(60, 100), (140, 100)])
+    assert [(d.value, d.x, d.y) for d in checked.dice] == [(5, 60, 100)]
+    at_die = {size for x, y, size in net.views if x < 100}
+    at_clutter = {size for x, y, size in net.views if x > 100}
+    assert at_die == {32, 40, 48} and at_clutter == {40}
+
+
 @pytest.mark.parametrize("reason, steady_views, read", [
     ("a mark", 3, True),
     ("a mark", 2, False),

@@ -214,6 +214,12 @@ OVERRULE = 0.9
 # among the pips, three views read a blurred brown 3 with dark marbling as a 6.)
 STEADY = 0.85
 STEADY_VIEWS = 3
+# A place nothing but a blob speaks for is looked at all round only where one of its
+# die-sized views shows the network a face at least this likely (``_screened``). (Dev
+# frames at 40, 55 degrees and squeezed, 375 of them, and 40 rendered trays: of 702 such
+# places, the 78 where two views reached ACCEPT all showed one at 0.75 or more; 125 of the
+# other 624 reached 0.5.)
+SCREEN = 0.5
 # The faces that hold every pip of a face and more: where the network reads one of these at
 # AGREE, the pip reader more likely missed a pip (to glare, to the JPEG) than saw one more;
 # and where a check doubted the pips' face, the network may read one of these instead.
@@ -299,7 +305,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # Where nothing but the network speaks for a die, one view may be fooled: a crop
     # centred on one pip of a 2 whose pips did not link can look like a 1, and one shifted
     # onto a die beside the place can see that die's face. Two views must agree.
-    spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in candidates]
+    spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in _screened(net, img, candidates, side)]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
     looked = [*taken, *candidates]
     for x, y in reading.leads:
@@ -390,6 +396,19 @@ _AROUND = [(dx, dy, k) for k in _SIZES for dx, dy in [(0.0, 0.0), (-0.3, 0.0), (
 _CENTRED = [(0.0, 0.0, k) for k in _SIZES]
 _AROUND_ABOVE = [(dx, dy, k) for dx, dy, k in _AROUND if dy <= 0]
 _BESIDE = _CENTRED + [(dx, dy, 1.0) for dx, dy in [(-0.3, 0.0), (0.3, 0.0), (0.0, -0.3), (0.0, 0.3)]]
+
+
+def _screened(net: FaceNet, img: np.ndarray, places, side: float) -> list[tuple[float, float]]:
+    """Of ``places`` (``second_opinion``'s ``candidates``), those where the network sees some
+    face (``SCREEN``) in one of the die-sized views of ``_AROUND``: only those are looked at
+    at every size. Most such places are clutter a blob grid fell on (the print on a pencil,
+    an eraser's edge), and on a desk they cost most of a frame's reading."""
+    if not len(places):
+        return []
+    ring = [(dx, dy) for dx, dy, k in _AROUND if k == 1.0]
+    probs = net.crop_probabilities(img, [(x + dx * side, y + dy * side, side) for x, y in places for dx, dy in ring])
+    seen = probs[:, :NOT_A_FACE].max(axis=1).reshape(len(places), len(ring)).max(axis=1)
+    return [p for p, s in zip(places, seen) if s >= SCREEN]
 
 
 def _view_sides(dice, side: float) -> list[float]:
