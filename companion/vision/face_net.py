@@ -268,7 +268,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       blob, or its part off a die reported, where another die may lean on it), and the
       reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
       die only where the network reads its value at ``ACCEPT`` in two views at least
-      (``_Spot.views``); otherwise they add nothing (they are not evidence of a die).
+      (``_Spot.views``); otherwise they add nothing (they are not evidence of a die). A
+      candidate is looked at all round only where a die-sized view shows a face
+      (``_screened``).
     Nothing becomes a die where a die was read, or disputed, already; and an uncertain
     spot on a die read (within half a side of it), around which the network is sure
     (``ACCEPT``) of that die's very face, is that die seen again (more of its pips, its
