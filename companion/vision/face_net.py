@@ -307,7 +307,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # Where nothing but the network speaks for a die, one view may be fooled: a crop
     # centred on one pip of a 2 whose pips did not link can look like a 1, and one shifted
     # onto a die beside the place can see that die's face. Two views must agree.
-    spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in _screened(net, img, candidates, side)]
+    screened: dict[tuple[float, float, float], np.ndarray] = {}   # (its views, not asked again)
+    spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in _screened(net, img, candidates, side, screened)]
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
     looked = [*taken, *candidates]
     for x, y in reading.leads:
@@ -329,7 +330,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # Every view the network is asked about in this frame, in one batch.
     views = [(d.x, d.y, s) for d, s in zip(reading.dice, _view_sides(reading.dice, side))] \
         + _views(spots + wholes, side)
-    probs = net.crop_probabilities(img, views)
+    asked = [v for v in views if v not in screened]
+    screened.update(zip(asked, net.crop_probabilities(img, asked)))
+    probs = np.array([screened[v] for v in views], np.float32).reshape(-1, NOT_A_FACE + 1)
     n = len(reading.dice)
     out = DiceReading(die_sizes=reading.die_sizes)
     for d, p in zip(reading.dice, probs[:n]):
@@ -400,17 +403,19 @@ _AROUND_ABOVE = [(dx, dy, k) for dx, dy, k in _AROUND if dy <= 0]
 _BESIDE = _CENTRED + [(dx, dy, 1.0) for dx, dy in [(-0.3, 0.0), (0.3, 0.0), (0.0, -0.3), (0.0, 0.3)]]
 
 
-def _screened(net: FaceNet, img: np.ndarray, places, side: float) -> list[tuple[float, float]]:
+def _screened(net: FaceNet, img: np.ndarray, places, side: float, seen: dict) -> list[tuple[float, float]]:
     """Of ``places`` (``second_opinion``'s ``candidates``), those where the network sees some
     face (``SCREEN``) in one of the die-sized views of ``_AROUND``: only those are looked at
     at every size. Most such places are clutter a blob grid fell on (the print on a pencil,
-    an eraser's edge), and on a desk they cost most of a frame's reading."""
+    an eraser's edge), and on a desk they cost most of a frame's reading. ``seen`` gets
+    each view looked at and its probabilities (as ``_views`` writes the view)."""
     if not len(places):
         return []
-    ring = [(dx, dy) for dx, dy, k in _AROUND if k == 1.0]
-    probs = net.crop_probabilities(img, [(x + dx * side, y + dy * side, side) for x, y in places for dx, dy in ring])
-    seen = probs[:, :NOT_A_FACE].max(axis=1).reshape(len(places), len(ring)).max(axis=1)
-    return [p for p, s in zip(places, seen) if s >= SCREEN]
+    ring = _views([_Spot(x, y, None, ACCEPT, [v for v in _AROUND if v[2] == 1.0]) for x, y in places], side)
+    probs = net.crop_probabilities(img, ring)
+    seen.update(zip(ring, probs))
+    best = probs[:, :NOT_A_FACE].max(axis=1).reshape(len(places), -1).max(axis=1)
+    return [p for p, b in zip(places, best) if b >= SCREEN]
 
 
 def _view_sides(dice, side: float) -> list[float]:

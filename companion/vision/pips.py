@@ -85,15 +85,12 @@ def smooth_contrast(img: np.ndarray, k: int, bound: ContrastMaps | None = None,
     # test may look at must be exact.
     reach = max(k // 2 + 1, 2)
     if bound is None and within is not None:
-        near = cv2.dilate(within, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
-        seed_boxes = [cv2.boundingRect(c) for c in
-                      cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]]
+        seed_boxes = _boxes_near(within, reach)
         # (The boxes grown by a window, overlapping ones computed once as their union's box.)
         grown = np.zeros((h, w), np.uint8)
         for x, y, bw, bh in seed_boxes:
             grown[max(0, y - reach):y + bh + reach, max(0, x - reach):x + bw + reach] = 255
-        outlines = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-        light, dark = _contrast_in(img, k, [cv2.boundingRect(c) for c in outlines])
+        light, dark = _contrast_in(img, k, _boxes_near(grown, 0))
         return ContrastMaps(light, dark, seed_boxes)
     if bound is None:
         light, dark = (cv2.GaussianBlur(m, (3, 3), 0) for m in contrast_maps(img, k))
@@ -102,12 +99,18 @@ def smooth_contrast(img: np.ndarray, k: int, bound: ContrastMaps | None = None,
         outlines, _ = cv2.findContours(above, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         return ContrastMaps(light, dark, [cv2.boundingRect(c) for c in outlines])
     seeds = cv2.threshold(cv2.max(bound.light, bound.dark), peak - 1, 255, cv2.THRESH_BINARY)[1]
-    needed = cv2.dilate(seeds, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
-    # (The outer contours' boxes are the regions' boxes: far cheaper than a labelling.)
-    outlines, _ = cv2.findContours(needed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    boxes = [cv2.boundingRect(c) for c in outlines]
+    boxes = _boxes_near(seeds, reach)
     light, dark = _contrast_in(img, k, boxes)
     return ContrastMaps(light, dark, boxes)
+
+
+def _boxes_near(mask: np.ndarray, reach: int) -> list[tuple[int, int, int, int]]:
+    """The boxes (x, y, w, h) of the regions within ``reach`` px (a square's) of ``mask``."""
+    if reach:
+        mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
+    # (The outer contours' boxes are the regions' boxes: far cheaper than a labelling.)
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [cv2.boundingRect(c) for c in outlines]
 
 
 def _contrast_in(img: np.ndarray, k: int, boxes: list[tuple[int, int, int, int]]
