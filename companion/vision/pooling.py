@@ -104,7 +104,7 @@ def pooled(readings: Sequence[Reading], reach: float | None = None) -> Reading:
     out, uncertain = _one_per_thing(out, uncertain, 2 * reach)
     if dice:
         return DiceReading(out, uncertain, [s for r in readings for s in r.die_sizes],
-                           stretch=readings[0].stretch)
+                           stretch=readings[0].stretch, stretch_guessed=readings[0].stretch_guessed)
     return CoinReading(out, uncertain)
 
 
@@ -135,8 +135,9 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
 def _at_the_slant_of(first: DiceReading, calibration):
     """``calibration`` for reading more looks at the frame ``first`` is a reading of: with
     the stretch ``first`` was read at, where it does not say one (read as it was, the
-    others are read as from overhead too: [1, 1] measures nothing)."""
-    if calibration.stretch is not None:
+    others are read as from overhead too: [1, 1] measures nothing); but a stretch ``first``
+    guessed, each look guesses for itself, its dice as unsure as the first's."""
+    if calibration.stretch is not None or first.stretch_guessed:
         return calibration
     # (within what a calibration may hold)
     return calibration.merged(Calibration(stretch=[min(3.0, max(1.0, v)) for v in first.stretch or (1.0, 1.0)]))

@@ -14,7 +14,9 @@ frame look less squashed than it is: the pips of the faces read tell it better
 measures the squash from where the pips of the 4s and 5s read stand (``layout_stretch``),
 which holds where the pips are too small to show their shape; the settle detector learns
 it so from the rolls it reports. Such a known slant fills in where a frame cannot measure
-its own (``known_or_measured``).
+its own (``known_or_measured``). Where none is known and a frame has too few pips to
+measure (``measurable``) and reads no die as it is, ``read_dice`` tries the slants of
+``GUESSED_STRETCHES``: a guess, so the dice it reads are not accepted unasked.
 
 Stretched back, the near sides of the dice show round pips too: ``side_faces`` sorts out
 the faces read there.
@@ -43,6 +45,11 @@ UNDERSTATEMENT = 1.3
 MIN_PIPS = 6
 # Pips flatter than this lie on side faces (flattened the other way), not top faces.
 SIDE_PIP_RATIO = 0.45
+# Where a frame has too few pips to measure its slant and reads no die as it is (a few
+# small dice seen steeply: pips a pixel or two across, faces half as tall as wide), it is
+# read stretched as for a camera tilted down this much instead, 40, 55 and 64 degrees from
+# overhead (1 / cos), and the stretch that reads the most dice kept (``read_dice``).
+GUESSED_STRETCHES = (1.3, 1.75, 2.3)
 # The squash is undone only along the image's axes (a camera tilted down at the tray, or
 # turned sideways): within this many degrees of one.
 AXIS_TOLERANCE_DEG = 20.0
@@ -63,7 +70,7 @@ def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[fl
     """``(fx, fy)``: how much to stretch the frame along x and y to make its pips round
     again (one of them 1.0), or None when the frame is not measurably squashed. Pips
     flatter than ``side_ratio`` are taken for side faces' and left out."""
-    flat = [p for p in pips if p.ratio >= side_ratio]
+    flat = _top_face_shaped(pips, side_ratio)
     if len(flat) < MIN_PIPS:
         return None
     # Mean second-moment tensor of the pips, each normalised to a major axis of 1 and
@@ -79,6 +86,16 @@ def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[fl
     if ratio >= MIN_SQUASH or axis is None:
         return None
     return _along(axis, ratio ** -UNDERSTATEMENT)
+
+
+def measurable(pips: list[Pip]) -> bool:
+    """Whether ``pips`` are enough for ``stretch_for`` to say how squashed their frame is
+    (None from it then means: not squashed)."""
+    return len(_top_face_shaped(pips, SIDE_PIP_RATIO)) >= MIN_PIPS
+
+
+def _top_face_shaped(pips: list[Pip], side_ratio: float) -> list[Pip]:
+    return [p for p in pips if p.ratio >= side_ratio]
 
 
 def _squash(sxx: float, syy: float, sxy: float) -> tuple[float, int | None]:

@@ -87,6 +87,9 @@ class DiceReading:
     # The stretch the frame was read at, back from a camera's slant (None: read as it is),
     # for reading it again alike (``pooling.read_still``; not in the JSON).
     stretch: tuple[float, float] | None = field(default=None, repr=False, compare=False)
+    # Whether ``stretch`` was guessed (too few pips to measure it, ``dice.read_dice``): a
+    # frame looked at again is left to measure or guess its own (not in the JSON).
+    stretch_guessed: bool = field(default=False, repr=False, compare=False)
 
     @property
     def die_side(self) -> float | None:
@@ -122,7 +125,7 @@ class DiceReading:
 
         return DiceReading([moved_die(d) for d in self.dice], [moved(u) for u in self.uncertain],
                            [s * size for s in self.die_sizes], [pos(x, y) for x, y in self.leads],
-                           self.stretch)
+                           self.stretch, self.stretch_guessed)
 
     @property
     def values(self) -> list[int]:
