@@ -195,7 +195,6 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         if cal.stretch is not None:
             stretch = known_or_measured(tuple(cal.stretch), measured)
     reading = _read_stretched(search, kernel, stretch, die, tray, fg)
-    guessed = False
     if stretch is not None and stretch == measured and reading.dice and reading.die_sizes:
         # Steeper than about 45 degrees the near sides' pips make the frame look less
         # squashed than it is: if the faces read say so, read it again stretched as they say.
@@ -208,17 +207,19 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         if steeper is not None:
             stretch = steeper
             reading = _read_stretched(search, kernel, stretch, die, tray, fg)
-    pips = search.find(kernel)
-    if not reading.dice and cal.stretch is None and pips and not measurable(pips):
-        # Too few pips to tell the slant, and none read as from overhead: a few small dice
-        # seen steeply show no square face unstretched. (No pip at all: nothing to read at
-        # any slant, and an empty tray is not read four times.) (All 250 dev photos as 640x480
-        # frames 55 degrees from overhead, one look: 1,499 -> 1,513 read right, wrong the
-        # same; 62 degrees: 1,308 -> 1,355, 5 -> 7 wrong values. Three looks, as the CLI
-        # reads: 1,542 -> 1,556 and 1,361 -> 1,402, wrong the same.)
-        found = _read_at_guessed_slants(search, kernel, die, tray, fg)
-        if found is not None:
-            (stretch, reading), guessed = found, True
+    guessed = False
+    # Too few pips to tell the slant, and none read as from overhead: a few small dice seen
+    # steeply show no square face unstretched. (No pip at all: nothing to read at any slant,
+    # and an empty tray is not read four times.) All 250 dev photos as 640x480 frames 55
+    # degrees from overhead, one look: 1,499 -> 1,513 read right, wrong the same; 62
+    # degrees: 1,308 -> 1,355, 5 -> 7 wrong values. Three looks, as the CLI reads: 1,542 ->
+    # 1,556 and 1,361 -> 1,402, wrong the same.
+    if not reading.dice and cal.stretch is None:
+        pips = search.find(kernel)   # (searched already, to measure the slant)
+        if pips and not measurable(pips):
+            found = _read_at_guessed_slants(search, kernel, die, tray, fg)
+            if found is not None:
+                (stretch, reading), guessed = found, True
     if cal.logo_value:
         reading = _logo_faces(reading, cal.logo_value)
     if stretch is not None:
@@ -229,10 +230,12 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
 
 
 def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float] | None,
-                    die: float | None, tray: np.ndarray, fg: np.ndarray, blobs: bool = True) -> DiceReading:
+                    die: float | None, tray: np.ndarray, fg: np.ndarray, look_at_blobs: bool = True
+                    ) -> DiceReading:
     """``read_dice`` past the slant: ``search``'s image stretched by ``stretch`` (None: as it
     is) and read, in the stretched image's pixels (``die``: the calibrated die side, if any;
-    ``tray`` and ``fg``: ``search``'s image's, as ``_colours`` finds them)."""
+    ``tray`` and ``fg``: ``search``'s image's, as ``_colours`` finds them; ``look_at_blobs``:
+    whether the network looks for dice on the blobs nothing was reported on)."""
     img = search.img
     # The tray without dice, the colour images and the foreground, shared by every step below.
     if stretch is not None:
@@ -258,7 +261,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         # found lie on are dice more likely than the rest (a rivet, a button).
         found = [(u.x, u.y) for u in reading.uncertain if u.reason != NO_PIPS_REASON]
         reading.die_sizes += _outline_sides(outlines, img.shape, found)
-    blobs = _unreported_blobs(colours.fg, outlines, reading, stretch, search.strongest()) if blobs else []
+    blobs = _unreported_blobs(colours.fg, outlines, reading, stretch, search.strongest()) if look_at_blobs else []
     # (before the network reads any of them)
     pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
     by_pips = {(d.x, d.y) for d in reading.dice}
@@ -282,10 +285,13 @@ def _read_at_guessed_slants(search: PipSearch, kernel: int, die: float | None, t
     which ``search``'s frame reads the most dice (the least, of those alike), and that
     reading (``_read_stretched``'s), each die's confidence at most ``GUESSED_CONFIDENCE``;
     None where no stretch reads a die. (A wrong stretch leaves the faces oblong: most fail
-    the layout and body checks, so the stretch nearest the camera's reads the most.)"""
+    the layout and body checks, so the stretch nearest the camera's reads the most.) The
+    network looks at no blob nothing was reported on: over clutter that is most of the
+    time a read takes (rendered clutter with one speck: 660 -> 197 ms worst a frame), and
+    it read no more dice right on the dev frames."""
     best = None
     for s in GUESSED_STRETCHES:
-        reading = _read_stretched(search, kernel, (1.0, s), die, tray, fg, blobs=False)
+        reading = _read_stretched(search, kernel, (1.0, s), die, tray, fg, look_at_blobs=False)
         if reading.dice and (best is None or len(reading.dice) > len(best[1].dice)):
             best = (1.0, s), reading
     if best is not None:

@@ -95,6 +95,7 @@ def measurable(pips: list[Pip]) -> bool:
 
 
 def _top_face_shaped(pips: list[Pip], side_ratio: float) -> list[Pip]:
+    """``pips`` but those flatter than ``side_ratio`` (side faces')."""
     return [p for p in pips if p.ratio >= side_ratio]
 
 
