@@ -401,6 +401,8 @@ _AROUND = [(dx, dy, k) for k in _SIZES for dx, dy in [(0.0, 0.0), (-0.3, 0.0), (
 _CENTRED = [(0.0, 0.0, k) for k in _SIZES]
 _AROUND_ABOVE = [(dx, dy, k) for dx, dy, k in _AROUND if dy <= 0]
 _BESIDE = _CENTRED + [(dx, dy, 1.0) for dx, dy in [(-0.3, 0.0), (0.3, 0.0), (0.0, -0.3), (0.0, 0.3)]]
+# The die-sized views of ``_AROUND``: where ``_screened`` looks first.
+_RING = [v for v in _AROUND if v[2] == 1.0]
 
 
 def _screened(net: FaceNet, img: np.ndarray, places, side: float, seen: dict) -> list[tuple[float, float]]:
@@ -411,7 +413,7 @@ def _screened(net: FaceNet, img: np.ndarray, places, side: float, seen: dict) ->
     each view looked at and its probabilities (as ``_views`` writes the view)."""
     if not len(places):
         return []
-    ring = _views([_Spot(x, y, None, ACCEPT, [v for v in _AROUND if v[2] == 1.0]) for x, y in places], side)
+    ring = _views([_Spot(x, y, None, ACCEPT, _RING) for x, y in places], side)
     probs = net.crop_probabilities(img, ring)
     seen.update(zip(ring, probs))
     best = probs[:, :NOT_A_FACE].max(axis=1).reshape(len(places), -1).max(axis=1)
