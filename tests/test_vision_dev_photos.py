@@ -295,6 +295,15 @@ def test_pips_at_a_slant_with_no_die_beyond_them_are_read_as_the_fuller_face(nam
     _assert_read(*_photo(name, frame="640x480", jpeg=80, tilt=40.0), [face])
 
 
+def test_a_dark_die_touching_a_lighter_one_just_above_it_is_read_not_taken_for_its_side():
+    # A dark purple 2 touching a brownish-red 4 just above it, in a 640x480 frame squeezed
+    # as from 40 degrees: to the check for near sides it looks like the 4's side (the die
+    # runs on above it, unbroken, in a like colour lit brighter), and is made uncertain.
+    # Read again steeper, the 2 reads as a 2 where it was: a near side stretched more is
+    # taller than wide and reads as no face, so it is a top face after all, and is read.
+    _assert_read(*_photo("IMG_20191208_111919.jpg", frame="640x480", jpeg=80), [(2, 304, 243)])
+
+
 def test_small_dice_seen_steeply_whose_pips_cannot_tell_the_slant_are_read_at_a_guessed_one():
     # Five small dice seen 55 degrees from overhead: their faces are 12-17 px tall and their
     # pips a pixel or two across, too few found to measure the slant by, so the frame was

@@ -92,8 +92,8 @@ from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import (background, blob_outlines, colour_space, crop_to_tray, even_exposure, foreground_mask,
                       working_image)
-from .slant import (GUESSED_STRETCHES, known_or_measured, measurable, possible_sides, side_drop, side_faces,
-                    steeper_stretch, stretch_for, top_face_pips, toward_camera)
+from .slant import (GUESSED_STRETCHES, UNDER_TOP_REASON, known_or_measured, measurable, possible_sides, side_drop,
+                    side_faces, sides_under_their_tops, steeper_stretch, stretch_for, top_face_pips, toward_camera)
 from .types import DiceReading, Die, Uncertain
 
 # Colour distance (``colour_space`` units, ~0-255) within which two samples are one body.
@@ -208,6 +208,11 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
             stretch = steeper
             reading = _read_stretched(search, kernel, stretch, die, tray, fg)
     guessed = False
+    # A near side read where its top was not says the frame is steeper than it was read;
+    # but a top face may look so too (a dark die touching a lighter one beyond it).
+    if any(u.reason == UNDER_TOP_REASON for u in reading.uncertain):
+        stretch, reading, guessed = _read_under_the_tops(search, kernel, stretch, reading, die, tray, fg,
+                                                         steepen=cal.stretch is None)
     # Too few pips to tell the slant, and none read as from overhead: a few small dice seen
     # steeply show no square face unstretched. (No pip at all: nothing to read at any slant,
     # and an empty tray is not read four times.) All 250 dev photos as 640x480 frames 55
@@ -276,6 +281,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     reading = _keys_among_squares(reading, colours, by_pips)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
+    reading = sides_under_their_tops(colours.frame, colours.fg, colours.tray, reading, stretch)
     return _cut_by_the_edge(reading, colours.fg)
 
 
@@ -296,6 +302,65 @@ def _read_at_guessed_slants(search: PipSearch, kernel: int, die: float | None, t
         return None
     reading.dice = [replace(d, confidence=min(d.confidence, GUESSED_CONFIDENCE)) for d in reading.dice]
     return stretch, reading
+
+
+def _read_under_the_tops(search: PipSearch, kernel: int, stretch: tuple[float, float] | None,
+                         reading: DiceReading, die: float | None, tray: np.ndarray, fg: np.ndarray,
+                         steepen: bool = True) -> tuple[tuple[float, float] | None, DiceReading, bool]:
+    """``reading`` (of ``search``'s frame at ``stretch``), some of whose faces were taken for
+    sides below their dice's tops (``UNDER_TOP_REASON``), settled by reading the frame again
+    at the ``GUESSED_STRETCHES`` steeper than ``stretch`` by 15 % or more: the stretch, the
+    reading, and whether the stretch is a guess.
+
+    Such a side says the frame is seen more steeply than measured. Unless the slant is known
+    (``steepen`` false), where one of those stretches reads the tops over every such side
+    (and no die on it), and as many dice as ``reading`` or more, the frame is read at it
+    (the most dice of those; a guess, so its dice are capped at ``GUESSED_CONFIDENCE``).
+    Otherwise a face a steeper stretch reads again as the same value, where it was read, was
+    a top face after all (a side, stretched more, is taller than wide and reads as no face):
+    it is read as before. The rest stay uncertain."""
+    now = stretch[1] if stretch else 1.0
+    side = reading.die_side   # (there are sides: there is a die size)
+    sides = [u for u in reading.uncertain if u.reason == UNDER_TOP_REASON]
+    tried = [(g, _read_stretched(search, kernel, (1.0, g), die, tray, fg, look_at_blobs=False))
+             for g in GUESSED_STRETCHES if g > 1.15 * now]
+
+    def dice_at(r: DiceReading, g: float) -> list[tuple[Die, float, float]]:
+        # (each die with its place in the frame unstretched)
+        return [(d, d.x, d.y / g) for d in r.dice]
+
+    read = dice_at(reading, now)
+
+    def tops_over_sides(r: DiceReading, g: float) -> bool:
+        # (the tops: dice the frame as it was read did not read)
+        found = dice_at(r, g)
+        tops = [(x, y) for _, x, y in found if all(math.hypot(x - rx, y - ry) >= 0.35 * side for _, rx, ry in read)]
+        for u in sides:
+            x, y = u.x, u.y / now
+            if any(math.hypot(dx - x, dy - y) < 0.35 * side for _, dx, dy in found):
+                return False
+            if not any(abs(tx - x) < 0.5 * side and 0.15 * side < y - ty < 0.9 * side for tx, ty in tops):
+                return False
+        return True
+
+    steeper = [(g, r) for g, r in tried if steepen and len(r.dice) >= len(reading.dice) and tops_over_sides(r, g)]
+    if steeper:
+        g, best = max(steeper, key=lambda t: len(t[1].dice))   # (the first of the most)
+        best.dice = [replace(d, confidence=min(d.confidence, GUESSED_CONFIDENCE)) for d in best.dice]
+        return (1.0, g), best, True
+    keep = []
+    for u in reading.uncertain:
+        again = None
+        if u.reason == UNDER_TOP_REASON:
+            again = next(((g, d) for g, r in tried for d, dx, dy in dice_at(r, g)
+                          if d.value == u.hint and math.hypot(dx - u.x, dy - u.y / now) < 0.35 * side), None)
+        if again is None:
+            keep.append(u)
+        else:
+            g, d = again   # (as read at g: its pips into ``stretch``'s frame)
+            reading.dice.append(replace(d, x=u.x, y=u.y, pips=tuple((px, py * now / g) for px, py in d.pips)))
+    reading.uncertain = keep
+    return stretch, reading, False
 
 
 def _cut_by_the_edge(reading: DiceReading, fg: np.ndarray) -> DiceReading:

@@ -19,7 +19,10 @@ measure (``measurable``) and reads no die as it is, ``read_dice`` tries the slan
 ``GUESSED_STRETCHES``: a guess, so the dice it reads are not accepted unasked.
 
 Stretched back, the near sides of the dice show round pips too: ``side_faces`` sorts out
-the faces read there.
+the faces read there. Where the slant was measured short, or not at all, a near side can be
+the squarer face, and read where its top is not: ``sides_under_their_tops`` finds such a
+face by its die running on above it as the same plastic lit brighter, and ``read_dice``
+then reads the frame at the guessed slants steeper than it was read.
 """
 
 from __future__ import annotations
@@ -64,6 +67,10 @@ STEEPER = 1.2
 # shade. Real dice just below another in held-out dev photos measured 7.5 (brown below
 # brown), 11-14 (near-grey dice, which stay uncertain) and 21-79 (red, yellow, purple).
 OTHER_COLOUR = 20.0
+# A die's side in shade is darker than its top by a share a lamp gives (rendered sides are
+# 0.55-0.85 of their top), its colour darkened alike within this distance.
+SIDE_SHARE = (0.35, 0.85)
+SIDE_COLOUR = 12.0
 
 
 def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[float, float] | None:
@@ -237,6 +244,13 @@ def _top_faces(reading: DiceReading, stretch: tuple[float, float], side: float,
         (u.x, u.y - lift) if u.reason in outline_reasons else (u.x, u.y) for u in reading.uncertain]
 
 
+def _in_shade(near: np.ndarray, far: np.ndarray, shares: tuple[float, float], tolerance: float) -> bool:
+    """Whether colour ``near`` is colour ``far`` darkened to a share of its lightness within
+    ``shares`` (open), its colour darkened alike within ``tolerance``."""
+    share = near[0] / max(far[0], 1.0)
+    return shares[0] < share < shares[1] and float(np.hypot(*(near[1:] - share * far[1:]))) < tolerance
+
+
 def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, float],
                outline_reasons: Collection[str] = ()) -> DiceReading:
     """A slanted camera sees the dice's near sides too, and once the frame is stretched
@@ -277,9 +291,7 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
     def shaded(x, y, behind):
         # The same plastic in shade: darker by a share a lamp gives, with its colour darker
         # by the same share (a darker die of another colour is another die).
-        near, far = body(x, y), body(*behind)
-        share = near[0] / max(far[0], 1.0)
-        return 0.35 < share < 0.85 and float(np.hypot(*(near[1:] - share * far[1:]))) < 12.0
+        return _in_shade(body(x, y), body(*behind), SIDE_SHARE, SIDE_COLOUR)
 
     def another_colour(x, y, behind):
         # Far from that die's colour at every strength from its shade (0.35) to a side
@@ -331,3 +343,104 @@ def possible_sides(reading: DiceReading, stretch: tuple[float, float], reasons: 
                 out.append(u)
                 break
     return out
+
+
+# A face read where the die it lies on runs on above it, unbroken, as its own plastic lit
+# brighter, is taken for that die's near side (``sides_under_their_tops``): where, in die
+# sides times the frame's stretch, the die's top face is looked for above the face's centre
+# (a side's centre lies 0.5-0.71 die sides below its top face's at any slant, unstretched;
+# the nearer point catches the tops of big sides seen very steeply, where the centre read
+# is a side's pip below its middle) ...
+TOP_ABOVE_AT = (0.5, 0.7)
+# ... (the face being that plastic in shade: ``SIDE_SHARE``, ``SIDE_COLOUR``) and the share
+# of the way up to the top that may look like the tray, or the tray in shade, and unlike
+# the face: more is a gap between two dice. (The sides of rendered dice measure 0.04-0.12
+# there, from their top's anti-aliased edge; four of twelve real dice just below a brighter
+# one of a like colour in held-out views measured 0.06-0.10.)
+GAP_SHARE = 0.15
+# (colour distance from the face beyond which a pixel of that way is not the face's plastic)
+NOT_THE_FACE = 20.0
+# The top is a whole face wide: the die runs on as that plastic, lit alike, this far (in die
+# sides) either side of there too. (A neighbour's corner, or the face's own bright bevel,
+# does not. At 0.3 a top turned 45 degrees is too narrow there: rendered dice at 45-60
+# degrees, 4 -> 10 read wrong.)
+TOP_WIDTH = 0.2
+UNDER_TOP_REASON = "the side of a die whose top face is above it"
+
+
+def _body_colour(img: np.ndarray, x: float, y: float, rx: float, ry: float) -> np.ndarray | None:
+    """The median colour of ``img`` (``colour_space``) over a box ``rx`` by ``ry`` either
+    side of (x, y), as lightness and the two colour axes around grey (None off the image)."""
+    h, w = img.shape[:2]
+    patch = img[max(0, int(y - ry)):min(h, int(y + ry) + 1), max(0, int(x - rx)):min(w, int(x + rx) + 1)]
+    if not patch.size:
+        return None
+    return np.median(patch.reshape(-1, 3), axis=0) - (0.0, 128.0, 128.0)
+
+
+def _trayish(pixels: np.ndarray, tray: np.ndarray) -> np.ndarray:
+    """Which of ``pixels`` (n x 3, as ``_body_colour`` gives) look like ``tray`` (the same
+    places' tray colours) or the tray in shade."""
+    share = pixels[:, 0] / np.maximum(tray[:, 0], 1.0)
+    off = np.hypot(pixels[:, 1] - share * tray[:, 1], pixels[:, 2] - share * tray[:, 2])
+    return (share > 0.4) & (share < 1.1) & (off < SIDE_COLOUR)
+
+
+def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray, reading: DiceReading,
+                           stretch: tuple[float, float] | None) -> DiceReading:
+    """``reading`` with each die read on the near side of a die whose top face is above it
+    made uncertain (``UNDER_TOP_REASON``; its value kept as the spot's ``hint``).
+
+    Seen more steeply than about 45 degrees, a die's near side is squarer in the frame than
+    its top (the side is foreshortened by the sine of the slant, the top by its cosine), and
+    where the frame's slant is measured short, or not at all (pips a pixel or two across
+    show no squash), the side is the face that reads. Whatever the slant, though, the top is
+    the face above it, on the same die: there the die runs on above the face read, with no
+    tray between, as the same plastic lit brighter. A die read below another die of its
+    colour, with tray or shadow between them, is left as it is. (``colours``, ``fg`` and
+    ``tray``: the frame, as read, in ``colour_space``, its foreground mask and its tray's
+    colours; ``stretch``: how it was stretched back, None for not at all.)"""
+    if not reading.die_sizes or not reading.dice:
+        return reading
+    side = reading.die_side
+    s = max(stretch) if stretch else 1.0
+    if stretch is not None and stretch[0] > stretch[1]:
+        return reading   # (a camera turned sideways: its sides are beside the tops)
+    h, w = fg.shape[:2]
+    rx = 0.3 * side
+
+    def under_a_top(d) -> bool:
+        face = None
+        for t in TOP_ABOVE_AT:
+            y, ry = d.y - t * s * side, 0.1 * s * side
+            there = fg[max(0, int(y - ry)):min(h, int(y + ry) + 1), max(0, int(d.x - rx)):min(w, int(d.x + rx) + 1)]
+            if y < 0 or not there.size or np.count_nonzero(there) < 0.8 * there.size:
+                continue   # (mostly tray: no die there; most faces stop here)
+            face = _body_colour(colours, d.x, d.y, rx, rx) if face is None else face
+            top = _body_colour(colours, d.x, y, rx, ry)
+            if _in_shade(top, _body_colour(tray, d.x, y, rx, ry), (0.0, 1.1), SIDE_COLOUR) or \
+                    not _in_shade(face, top, SIDE_SHARE, SIDE_COLOUR):
+                continue   # (a shadow on the tray; or no shade of that plastic)
+            across = [_body_colour(colours, d.x + k * TOP_WIDTH * side, y, 0.1 * side, ry) for k in (-1, 1)]
+            if not all(c is not None and _in_shade(c, top, (0.75, 1.33), SIDE_COLOUR) for c in across):
+                continue   # (not a face's width of it)
+            # The way up from the face's top edge to there, a strip as wide as a face's pips.
+            rows = slice(max(0, int(y)), max(0, int(d.y - 0.3 * s * side)))
+            cols = slice(max(0, int(d.x - 0.2 * side)), min(w, int(d.x + 0.2 * side) + 1))
+            way = colours[rows, cols].reshape(-1, 3).astype(np.float32) - (0.0, 128.0, 128.0)
+            if not len(way):
+                continue
+            # (the face itself may be the tray's grey in shade: a white die's side)
+            gap = _trayish(way, tray[rows, cols].reshape(-1, 3).astype(np.float32) - (0.0, 128.0, 128.0)) \
+                & (np.sqrt(((way - face) ** 2).sum(axis=1)) > NOT_THE_FACE)
+            if np.count_nonzero(gap) <= GAP_SHARE * len(way):
+                return True
+        return False
+
+    keep, unsure = [], list(reading.uncertain)
+    for d in reading.dice:
+        if under_a_top(d):
+            unsure.append(Uncertain(d.x, d.y, UNDER_TOP_REASON, hint=d.value))
+        else:
+            keep.append(d)
+    return DiceReading(keep, unsure, reading.die_sizes, reading.leads)
