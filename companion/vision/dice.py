@@ -137,11 +137,16 @@ NOT_DIE_SHAPED_REASON = "pips not on a die-shaped body"
 # stretched back, can look as round. The network may read a die there, as from pips with
 # no body; if it does not, nothing is reported: the players are not asked about a coin.
 ROUND_BODY_REASON = "pips on a round body (a coin?)"
-# A die read at a guessed slant (``_read_at_guessed_slants``) is shown, but not accepted
-# unasked (the controller's default bar is 0.8): of the dice such guesses added on dev frames 62
-# degrees from overhead, read once each, 2 in 49 were read wrong, against 1 in 220 of the
-# rest.
+# A die read at a guessed slant (``_read_at_guessed_slants``, ``_read_under_the_tops``,
+# ``_read_squashed_faces``) is shown, but not accepted unasked (the controller's default
+# bar is 0.8): of the dice such guesses added on dev frames 62 degrees from overhead, read
+# once each, 2 in 49 were read wrong, against 1 in 220 of the rest.
 GUESSED_CONFIDENCE = 0.75
+# A frame with no slant known, with at least this many spots of pips on a body not shaped
+# like a die per die read, may be steeper than measured (``_read_squashed_faces``). (Fewer
+# cost the reads for nothing: rendered 7 dice seen from 40 degrees, worst 105 -> 234 ms a
+# frame with any such spot; rendered steep dice read the same with this share.)
+SQUASHED_SHARE = 0.5
 # A die read whose face may reach beyond the image's edge is no reading: the pips that show
 # may be part of a fuller face (a 5 half out of the frame read as a 3, a 3 as a 2). Its
 # centre must lie this share of a die's side inside (a face turned 45 degrees has its corner
@@ -208,11 +213,29 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
             stretch = steeper
             reading = _read_stretched(search, kernel, stretch, die, tray, fg)
     guessed = False
+    # The frame read at the guessed stretches steeper than it was, where a step below asks.
+    steeper: list[tuple[float, DiceReading]] | None = None
+
+    def read_steeper() -> list[tuple[float, DiceReading]]:
+        nonlocal steeper
+        if steeper is None:
+            now = stretch[1] if stretch else 1.0
+            steeper = [(g, _read_stretched(search, kernel, (1.0, g), die, tray, fg, look_at_blobs=False))
+                       for g in GUESSED_STRETCHES if g > 1.15 * now]
+        return steeper
+
     # A near side read where its top was not says the frame is steeper than it was read;
     # but a top face may look so too (a dark die touching a lighter one beyond it).
     if any(u.reason == UNDER_TOP_REASON for u in reading.uncertain):
-        stretch, reading, guessed = _read_under_the_tops(search, kernel, stretch, reading, die, tray, fg,
+        stretch, reading, guessed = _read_under_the_tops(stretch, reading, read_steeper(),
                                                          steepen=cal.stretch is None)
+    # Faces too squashed to be read say so too, where they are many.
+    if cal.stretch is None and not guessed and (stretch is None or stretch[1] > stretch[0]):
+        squashed = [u for u in reading.uncertain if u.reason == NOT_DIE_SHAPED_REASON]
+        if squashed and len(squashed) >= SQUASHED_SHARE * len(reading.dice):
+            found = _read_squashed_faces(stretch, reading, squashed, read_steeper())
+            if found is not None:
+                (stretch, reading), guessed = found, True
     # Too few pips to tell the slant, and none read as from overhead: a few small dice seen
     # steeply show no square face unstretched. (No pip at all: nothing to read at any slant,
     # and an empty tray is not read four times.) All 250 dev photos as 640x480 frames 55
@@ -300,17 +323,28 @@ def _read_at_guessed_slants(search: PipSearch, kernel: int, die: float | None, t
     stretch, reading = max(tried, key=lambda t: len(t[1].dice))   # (the first of the most)
     if not reading.dice:
         return None
-    reading.dice = [replace(d, confidence=min(d.confidence, GUESSED_CONFIDENCE)) for d in reading.dice]
-    return stretch, reading
+    return stretch, _capped(reading)
 
 
-def _read_under_the_tops(search: PipSearch, kernel: int, stretch: tuple[float, float] | None,
-                         reading: DiceReading, die: float | None, tray: np.ndarray, fg: np.ndarray,
-                         steepen: bool = True) -> tuple[tuple[float, float] | None, DiceReading, bool]:
-    """``reading`` (of ``search``'s frame at ``stretch``), some of whose faces were taken for
-    sides below their dice's tops (``UNDER_TOP_REASON``), settled by reading the frame again
-    at the ``GUESSED_STRETCHES`` steeper than ``stretch`` by 15 % or more: the stretch, the
-    reading, and whether the stretch is a guess.
+def _unstretched(r: DiceReading, g: float) -> list[tuple[Die, float, float]]:
+    """Each die of ``r``, a reading of a frame stretched by ``g`` along y, with its place in
+    the frame unstretched."""
+    return [(d, d.x, d.y / g) for d in r.dice]
+
+
+def _capped(r: DiceReading) -> DiceReading:
+    """``r`` with its dice's confidence at most ``GUESSED_CONFIDENCE`` (read at a guessed slant)."""
+    r.dice = [replace(d, confidence=min(d.confidence, GUESSED_CONFIDENCE)) for d in r.dice]
+    return r
+
+
+def _read_under_the_tops(stretch: tuple[float, float] | None, reading: DiceReading,
+                         steeper: list[tuple[float, DiceReading]], steepen: bool = True
+                         ) -> tuple[tuple[float, float] | None, DiceReading, bool]:
+    """``reading`` (of a frame at ``stretch``), some of whose faces were taken for sides
+    below their dice's tops (``UNDER_TOP_REASON``), settled by ``steeper``, the frame read
+    at the ``GUESSED_STRETCHES`` steeper than ``stretch`` by 15 % or more (each with its
+    stretch along y): the stretch, the reading, and whether the stretch is a guess.
 
     Such a side says the frame is seen more steeply than measured. Unless the slant is known
     (``steepen`` false), where one of those stretches reads the tops over every such side
@@ -322,18 +356,11 @@ def _read_under_the_tops(search: PipSearch, kernel: int, stretch: tuple[float, f
     now = stretch[1] if stretch else 1.0
     side = reading.die_side   # (there are sides: there is a die size)
     sides = [u for u in reading.uncertain if u.reason == UNDER_TOP_REASON]
-    tried = [(g, _read_stretched(search, kernel, (1.0, g), die, tray, fg, look_at_blobs=False))
-             for g in GUESSED_STRETCHES if g > 1.15 * now]
-
-    def dice_at(r: DiceReading, g: float) -> list[tuple[Die, float, float]]:
-        # (each die with its place in the frame unstretched)
-        return [(d, d.x, d.y / g) for d in r.dice]
-
-    read = dice_at(reading, now)
+    read = _unstretched(reading, now)
 
     def tops_over_sides(r: DiceReading, g: float) -> bool:
         # (the tops: dice the frame as it was read did not read)
-        found = dice_at(r, g)
+        found = _unstretched(r, g)
         tops = [(x, y) for _, x, y in found if all(math.hypot(x - rx, y - ry) >= 0.35 * side for _, rx, ry in read)]
         for u in sides:
             x, y = u.x, u.y / now
@@ -343,16 +370,15 @@ def _read_under_the_tops(search: PipSearch, kernel: int, stretch: tuple[float, f
                 return False
         return True
 
-    steeper = [(g, r) for g, r in tried if steepen and len(r.dice) >= len(reading.dice) and tops_over_sides(r, g)]
-    if steeper:
-        g, best = max(steeper, key=lambda t: len(t[1].dice))   # (the first of the most)
-        best.dice = [replace(d, confidence=min(d.confidence, GUESSED_CONFIDENCE)) for d in best.dice]
-        return (1.0, g), best, True
+    tops = [(g, r) for g, r in steeper if steepen and len(r.dice) >= len(reading.dice) and tops_over_sides(r, g)]
+    if tops:
+        g, best = max(tops, key=lambda t: len(t[1].dice))   # (the first of the most)
+        return (1.0, g), _capped(best), True
     keep = []
     for u in reading.uncertain:
         again = None
         if u.reason == UNDER_TOP_REASON:
-            again = next(((g, d) for g, r in tried for d, dx, dy in dice_at(r, g)
+            again = next(((g, d) for g, r in steeper for d, dx, dy in _unstretched(r, g)
                           if d.value == u.hint and math.hypot(dx - u.x, dy - u.y / now) < 0.35 * side), None)
         if again is None:
             keep.append(u)
@@ -361,6 +387,36 @@ def _read_under_the_tops(search: PipSearch, kernel: int, stretch: tuple[float, f
             reading.dice.append(replace(d, x=u.x, y=u.y, pips=tuple((px, py * now / g) for px, py in d.pips)))
     reading.uncertain = keep
     return stretch, reading, False
+
+
+def _read_squashed_faces(stretch: tuple[float, float] | None, reading: DiceReading, squashed: list[Uncertain],
+                         steeper: list[tuple[float, DiceReading]]
+                         ) -> tuple[tuple[float, float], DiceReading] | None:
+    """The stretch of ``steeper`` (as for ``_read_under_the_tops``) that reads the most dice,
+    and its reading (capped at ``GUESSED_CONFIDENCE``), where it reads more than ``reading``
+    (of the frame at ``stretch``) and every die it reads that ``reading`` did not lies on one
+    of the ``squashed`` spots (pips on a body that was not die-shaped): top faces squashed
+    by a slant measured short. None where no stretch does: a die read anywhere else, or a
+    near side read as a face, says the stretch is no better (keys on a keyboard seen
+    steeply read as dice too, stretched more: they lie on no such spot)."""
+    now = stretch[1] if stretch else 1.0
+    side = reading.die_side
+    if side is None:
+        return None   # (no die's size measured: nothing to tell where a face lies)
+    read = [(x, y) for _, x, y in _unstretched(reading, now)]
+    spots = [(u.x, u.y / now) for u in squashed]
+
+    def faces_unsquashed(r: DiceReading, g: float) -> bool:
+        if len(r.dice) <= len(reading.dice) or any(u.reason == UNDER_TOP_REASON for u in r.uncertain):
+            return False
+        return all(any(math.hypot(x - a, y - b) < 0.5 * side for a, b in read + spots)
+                   for _, x, y in _unstretched(r, g))
+
+    better = [(g, r) for g, r in steeper if faces_unsquashed(r, g)]
+    if not better:
+        return None
+    g, best = max(better, key=lambda t: len(t[1].dice))   # (the first of the most)
+    return (1.0, g), _capped(best)
 
 
 def _cut_by_the_edge(reading: DiceReading, fg: np.ndarray) -> DiceReading:
