@@ -346,7 +346,7 @@ def test_dice_seen_steeply_with_no_slant_known_have_their_near_sides_not_read_as
 @pytest.mark.parametrize("size, slant, seed", [(24, 60, 102), (30, 55, 107), (48, 50, 107)])
 def test_faces_too_squashed_to_read_at_a_slant_measured_short_are_read_steeper(size, slant, seed):
     # Three dice seen steeply, no calibration: the frame's pips measure its slant short, so
-    # its top faces, stretched back too little, are not die-shaped and none or one is read.
+    # its top faces, stretched back too little, are not die-shaped and one or two are read.
     # Read at the guessed slants steeper, every face reads, each on a spot where those pips
     # were found: the frame is read so, and its dice are asked about (the slant is a guess).
     k = seed - 100

@@ -137,10 +137,11 @@ NOT_DIE_SHAPED_REASON = "pips not on a die-shaped body"
 # stretched back, can look as round. The network may read a die there, as from pips with
 # no body; if it does not, nothing is reported: the players are not asked about a coin.
 ROUND_BODY_REASON = "pips on a round body (a coin?)"
-# A die read at a guessed slant (``_read_at_guessed_slants``, ``_read_under_the_tops``,
-# ``_read_squashed_faces``) is shown, but not accepted unasked (the controller's default
-# bar is 0.8): of the dice such guesses added on dev frames 62 degrees from overhead, read
-# once each, 2 in 49 were read wrong, against 1 in 220 of the rest.
+# A die read at a guessed slant (``_most_dice``: a frame too few pips measure, or one read
+# again steeper by ``_read_under_the_tops`` or ``_read_squashed_faces``) is shown, but not
+# accepted unasked (the controller's default bar is 0.8): of the dice such guesses added
+# on dev frames 62 degrees from overhead, read once each, 2 in 49 were read wrong, against
+# 1 in 220 of the rest.
 GUESSED_CONFIDENCE = 0.75
 # A frame with no slant known, with at least this many spots of pips on a body not shaped
 # like a die per die read, may be steeper than measured (``_read_squashed_faces``). (Fewer
@@ -242,10 +243,11 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     # degrees from overhead, one look: 1,499 -> 1,513 read right, wrong the same; 62
     # degrees: 1,308 -> 1,355, 5 -> 7 wrong values. Three looks, as the CLI reads: 1,542 ->
     # 1,556 and 1,361 -> 1,402, wrong the same.
+    # (Unmeasurable, the frame was read unstretched: its steeper reads are at every guess.)
     if not reading.dice and cal.stretch is None:
         pips = search.find(kernel)   # (searched already, to measure the slant)
         if pips and not measurable(pips):
-            found = _read_at_guessed_slants(search, kernel, die, tray, fg)
+            found = _most_dice(read_steeper())
             if found is not None:
                 (stretch, reading), guessed = found, True
     if cal.logo_value:
@@ -308,34 +310,28 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     return _cut_by_the_edge(reading, colours.fg)
 
 
-def _read_at_guessed_slants(search: PipSearch, kernel: int, die: float | None, tray: np.ndarray,
-                            fg: np.ndarray) -> tuple[tuple[float, float], DiceReading] | None:
-    """The stretch of ``GUESSED_STRETCHES`` (along y: a camera tilted down at the tray) at
-    which ``search``'s frame reads the most dice (the least, of those alike), and that
-    reading (``_read_stretched``'s), each die's confidence at most ``GUESSED_CONFIDENCE``;
-    None where no stretch reads a die. (A wrong stretch leaves the faces oblong: most fail
-    the layout and body checks, so the stretch nearest the camera's reads the most.) The
-    network looks at no blob nothing was reported on: over clutter that is most of the
-    time a read takes (rendered clutter with one speck: 660 -> 197 ms worst a frame), and
-    it read no more dice right on the dev frames."""
-    tried = [((1.0, s), _read_stretched(search, kernel, (1.0, s), die, tray, fg, look_at_blobs=False))
-             for s in GUESSED_STRETCHES]
-    stretch, reading = max(tried, key=lambda t: len(t[1].dice))   # (the first of the most)
+def _most_dice(tried: list[tuple[float, DiceReading]]) -> tuple[tuple[float, float], DiceReading] | None:
+    """Of ``tried``, readings of a frame at guessed stretches along y (a camera tilted down
+    at the tray), the stretch that reads the most dice (the least, of those alike) and its
+    reading, each die's confidence at most ``GUESSED_CONFIDENCE``; None where none reads a
+    die. (A wrong stretch leaves the faces oblong: most fail the layout and body checks, so
+    the stretch nearest the camera's reads the most.) Those reads leave out the network's
+    look at blobs nothing was reported on: over clutter that is most of the time a read
+    takes (rendered clutter with one speck: 660 -> 197 ms worst a frame), and it read no
+    more dice right on the dev frames."""
+    if not tried:
+        return None
+    g, reading = max(tried, key=lambda t: len(t[1].dice))   # (the first of the most)
     if not reading.dice:
         return None
-    return stretch, _capped(reading)
+    reading.dice = [replace(d, confidence=min(d.confidence, GUESSED_CONFIDENCE)) for d in reading.dice]
+    return (1.0, g), reading
 
 
 def _unstretched(r: DiceReading, g: float) -> list[tuple[Die, float, float]]:
     """Each die of ``r``, a reading of a frame stretched by ``g`` along y, with its place in
     the frame unstretched."""
     return [(d, d.x, d.y / g) for d in r.dice]
-
-
-def _capped(r: DiceReading) -> DiceReading:
-    """``r`` with its dice's confidence at most ``GUESSED_CONFIDENCE`` (read at a guessed slant)."""
-    r.dice = [replace(d, confidence=min(d.confidence, GUESSED_CONFIDENCE)) for d in r.dice]
-    return r
 
 
 def _read_under_the_tops(stretch: tuple[float, float] | None, reading: DiceReading,
@@ -349,7 +345,7 @@ def _read_under_the_tops(stretch: tuple[float, float] | None, reading: DiceReadi
     Such a side says the frame is seen more steeply than measured. Unless the slant is known
     (``steepen`` false), where one of those stretches reads the tops over every such side
     (and no die on it), and as many dice as ``reading`` or more, the frame is read at it
-    (the most dice of those; a guess, so its dice are capped at ``GUESSED_CONFIDENCE``).
+    (the most dice of those: ``_most_dice``; a guess, so its dice are asked about).
     Otherwise a face a steeper stretch reads again as the same value, where it was read, was
     a top face after all (a side, stretched more, is taller than wide and reads as no face):
     it is read as before. The rest stay uncertain."""
@@ -370,10 +366,10 @@ def _read_under_the_tops(stretch: tuple[float, float] | None, reading: DiceReadi
                 return False
         return True
 
-    tops = [(g, r) for g, r in steeper if steepen and len(r.dice) >= len(reading.dice) and tops_over_sides(r, g)]
-    if tops:
-        g, best = max(tops, key=lambda t: len(t[1].dice))   # (the first of the most)
-        return (1.0, g), _capped(best), True
+    settled = _most_dice([(g, r) for g, r in steeper if steepen and len(r.dice) >= len(reading.dice)
+                          and tops_over_sides(r, g)])
+    if settled is not None:
+        return *settled, True
     keep = []
     for u in reading.uncertain:
         again = None
@@ -393,7 +389,7 @@ def _read_squashed_faces(stretch: tuple[float, float] | None, reading: DiceReadi
                          steeper: list[tuple[float, DiceReading]]
                          ) -> tuple[tuple[float, float], DiceReading] | None:
     """The stretch of ``steeper`` (as for ``_read_under_the_tops``) that reads the most dice,
-    and its reading (capped at ``GUESSED_CONFIDENCE``), where it reads more than ``reading``
+    and its reading (as ``_most_dice`` gives them), where it reads more than ``reading``
     (of the frame at ``stretch``) and every die it reads that ``reading`` did not lies on one
     of the ``squashed`` spots (pips on a body that was not die-shaped): top faces squashed
     by a slant measured short. None where no stretch does: a die read anywhere else, or a
@@ -412,11 +408,7 @@ def _read_squashed_faces(stretch: tuple[float, float] | None, reading: DiceReadi
         return all(any(math.hypot(x - a, y - b) < 0.5 * side for a, b in read + spots)
                    for _, x, y in _unstretched(r, g))
 
-    better = [(g, r) for g, r in steeper if faces_unsquashed(r, g)]
-    if not better:
-        return None
-    g, best = max(better, key=lambda t: len(t[1].dice))   # (the first of the most)
-    return (1.0, g), _capped(best)
+    return _most_dice([(g, r) for g, r in steeper if faces_unsquashed(r, g)])
 
 
 def _cut_by_the_edge(reading: DiceReading, fg: np.ndarray) -> DiceReading:

@@ -244,11 +244,14 @@ def _top_faces(reading: DiceReading, stretch: tuple[float, float], side: float,
         (u.x, u.y - lift) if u.reason in outline_reasons else (u.x, u.y) for u in reading.uncertain]
 
 
-def _in_shade(near: np.ndarray, far: np.ndarray, shares: tuple[float, float], tolerance: float) -> bool:
+def _in_shade(near: np.ndarray, far: np.ndarray, shares: tuple[float, float], tolerance: float):
     """Whether colour ``near`` is colour ``far`` darkened to a share of its lightness within
-    ``shares`` (open), its colour darkened alike within ``tolerance``."""
-    share = near[0] / max(far[0], 1.0)
-    return shares[0] < share < shares[1] and float(np.hypot(*(near[1:] - share * far[1:]))) < tolerance
+    ``shares`` (open), its colour darkened alike within ``tolerance`` (colours as lightness
+    and the two colour axes around grey, as ``_body_colour`` gives them; or n x 3 arrays of
+    them, pixel by pixel)."""
+    share = near[..., 0] / np.maximum(far[..., 0], 1.0)
+    off = np.hypot(near[..., 1] - share * far[..., 1], near[..., 2] - share * far[..., 2])
+    return (shares[0] < share) & (share < shares[1]) & (off < tolerance)
 
 
 def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, float],
@@ -271,13 +274,10 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
     beyond = _top_faces(reading, stretch, side, outline_reasons)
 
     def body(x, y):
-        # The body's colour: the median over the face (pips are a minority of it), as
-        # lightness and the two colour axes around grey.
+        # The body's colour: the median over the face (pips are a minority of it).
         r = max(2, int(0.3 * side))
-        patch = colours[max(0, int(y) - r):int(y) + r + 1, max(0, int(x) - r):int(x) + r + 1]
-        if not patch.size:
-            return np.zeros(3)
-        return np.median(patch.reshape(-1, 3), axis=0) - (0.0, 128.0, 128.0)
+        colour = _body_colour(colours, x, y, r, r)
+        return np.zeros(3) if colour is None else colour   # (off the frame: a top's lifted centre)
 
     def beside(x, y, faces, reach):
         """The faces beyond (x, y) closer than ``reach`` die sides."""
@@ -378,14 +378,6 @@ def _body_colour(img: np.ndarray, x: float, y: float, rx: float, ry: float) -> n
     return np.median(patch.reshape(-1, 3), axis=0) - (0.0, 128.0, 128.0)
 
 
-def _trayish(pixels: np.ndarray, tray: np.ndarray) -> np.ndarray:
-    """Which of ``pixels`` (n x 3, as ``_body_colour`` gives) look like ``tray`` (the same
-    places' tray colours) or the tray in shade."""
-    share = pixels[:, 0] / np.maximum(tray[:, 0], 1.0)
-    off = np.hypot(pixels[:, 1] - share * tray[:, 1], pixels[:, 2] - share * tray[:, 2])
-    return (share > 0.4) & (share < 1.1) & (off < SIDE_COLOUR)
-
-
 def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray, reading: DiceReading,
                            stretch: tuple[float, float] | None) -> DiceReading:
     """``reading`` with each die read on the near side of a die whose top face is above it
@@ -430,8 +422,10 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
             way = colours[rows, cols].reshape(-1, 3).astype(np.float32) - (0.0, 128.0, 128.0)
             if not len(way):
                 continue
-            # (the face itself may be the tray's grey in shade: a white die's side)
-            gap = _trayish(way, tray[rows, cols].reshape(-1, 3).astype(np.float32) - (0.0, 128.0, 128.0)) \
+            # (the tray, or the tray in shade, and not the face: a white die's side in shade may
+            # be the tray's grey)
+            under = tray[rows, cols].reshape(-1, 3).astype(np.float32) - (0.0, 128.0, 128.0)
+            gap = _in_shade(way, under, (0.4, 1.1), SIDE_COLOUR) \
                 & (np.sqrt(((way - face) ** 2).sum(axis=1)) > NOT_THE_FACE)
             if np.count_nonzero(gap) <= GAP_SHARE * len(way):
                 return True

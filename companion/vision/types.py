@@ -87,8 +87,9 @@ class DiceReading:
     # The stretch the frame was read at, back from a camera's slant (None: read as it is),
     # for reading it again alike (``pooling.read_still``; not in the JSON).
     stretch: tuple[float, float] | None = field(default=None, repr=False, compare=False)
-    # Whether ``stretch`` was guessed (too few pips to measure it, ``dice.read_dice``): a
-    # frame looked at again is left to measure or guess its own (not in the JSON).
+    # Whether ``stretch`` was guessed (too few pips to measure it, or faces read that say
+    # it was measured short: ``dice.read_dice``): a frame looked at again is left to
+    # measure or guess its own (not in the JSON).
     stretch_guessed: bool = field(default=False, repr=False, compare=False)
 
     @property
