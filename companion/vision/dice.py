@@ -1000,7 +1000,7 @@ class FaceFinder:
         self.r = np.array([p.r for p in pips], np.float32)
         self.ratio = np.array([p.ratio for p in pips], np.float64)
         self.read_pip_radii: list[float] = []
-        self._lone: list[int] = []   # lone round spots with no die body found around them
+        self._lone: list[int] = []   # lone spots with no die-shaped body found around them
         self._sizes_from_pips: list[float] = []   # die sizes guessed from unbounded faces
         # Each pip's colour: the mean over its middle (its centre and 8 points half its
         # radius out), not one pixel. A JPEG stores colour at half resolution, so a small
@@ -1549,7 +1549,11 @@ class FaceFinder:
             per = cv2.arcLength(outline, True)
             if len(idx) == 1:
                 if not die_like or _round(area, per, bw * bh):
-                    return   # a spot on a round body is a coin or a button, not a 1
+                    # Not a die's body: a coin or a button, or a die run into its neighbour,
+                    # or a small white die's rounded outline on a pale tray. Only a lead: a 1
+                    # where the network is sure of it in two views (coins it knows as none).
+                    self._lone.append(idx[0])
+                    return
                 i = idx[0]
                 if self._hole(i):
                     # The mark around the spot is a letter or a logo: no 1 there.
@@ -1560,10 +1564,11 @@ class FaceFinder:
                 # Off the centre, with a partner opposite, it is part of a 2-6, not a 1.
                 no_one = () if centred or not self._partner_shows(i, bx, by, side) else (1,)
                 # A round spot centred on its die is the 1 it would be, for the network to
-                # confirm (``whole``); so is one off the body's centre with something opposite
-                # it, the body misjudged, for the network to confirm more surely (its 1 is
-                # ruled out: ``second_opinion``).
-                one = (1, cx, cy) if round_spot and (centred or no_one) else None
+                # confirm (``whole``); so is one off the body's centre, or not round (a 1's pip
+                # run into marbling or a glint), with something opposite it, the body
+                # misjudged, for the network to confirm more surely (its 1 is ruled out:
+                # ``second_opinion``).
+                one = (1, cx, cy) if centred or no_one else None
                 if not round_spot or not self._plain_around(i, side):
                     # A lone spot with marks around it, or not round: a logo, not a 1 --
                     # unless the marks are marbling in the plastic.

@@ -81,8 +81,9 @@ class DiceReading:
     uncertain: list[Uncertain] = field(default_factory=list)
     # Side in pixels of each die body measured (for calibration; not part of the JSON).
     die_sizes: list[float] = field(default_factory=list, repr=False, compare=False)
-    # Lone round spots with no die body found around them (a 1 on a white die the tray
-    # hides): not evidence of a die, but places for a second reader to look (not in the JSON).
+    # Lone round spots with no die-shaped body found around them (a 1 on a white die the
+    # tray hides, or on a die run into its neighbour): not evidence of a die, but places for
+    # a second reader to look (not in the JSON).
     leads: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)
     # The stretch the frame was read at, back from a camera's slant (None: read as it is),
     # for reading it again alike (``pooling.read_still``; not in the JSON).
