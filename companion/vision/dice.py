@@ -160,15 +160,13 @@ EDGE_SHARE = 0.5
 VIEW_OFFSET = 0.3
 EDGE_REASON = "at the frame's edge (pips may be cut off)"
 # Pips with no die seen around them: what they show is no evidence of a die (stars on a dark
-# sky, a pattern on a sleeve, print), so the network must read it as it would alone. Pips
-# on a body that is not die-shaped are (two dice of a colour run together, marbling left
-# out of one, a face squashed by a slant): there the network confirms the value the pips
-# show, as where a check doubted them. (Where they show none, being nearly sure in several
-# views will not do, ``second_opinion``'s ``conflicting``: such a body may be two dice's,
-# and the face seen may be the neighbour's.) A black die seen steeply is one: its sides are
-# as black as its top. (Rendered dice 24-48 px seen 45-60 degrees, no calibration: 442 ->
-# 453 of 480 read right, 3 -> 2 wrong values; all 250 dev photos as 640x480 frames, three
-# looks: 5 more read right over seven views, 1 fewer wrong.)
+# sky, a pattern on a sleeve, print), so the network must read it as it would alone. Pips on
+# a body that is not die-shaped are on a die's body (a black die seen steeply, its sides as
+# black as its top; two dice of a colour run together; marbling left out of one): there the
+# network confirms the value they show, as where a check doubted them. (Rendered dice 24-48
+# px seen 45-60 degrees, no calibration: 442 -> 453 of 480 read right, 3 -> 2 wrong values;
+# all 250 dev photos as 640x480 frames, three looks: 5 more right over seven views, 1 fewer
+# wrong.)
 BODILESS_REASONS = frozenset({NO_BODY_REASON, ROUND_BODY_REASON})
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
@@ -305,6 +303,8 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     by_pips = {(d.x, d.y) for d in reading.dice}
     reading = second_opinion(img, reading, blobs,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
+                             # (a body not die-shaped may be two dice's: where its pips show
+                             # no value, a face seen steadily may be the neighbour's)
                              conflicting=CONFLICT_REASONS | {NOT_DIE_SHAPED_REASON},
                              confirm_only=possible_sides(reading, stretch, BODILESS_REASONS | {NOT_DIE_SHAPED_REASON},
                                                          OUTLINE_REASONS)
@@ -1558,9 +1558,10 @@ class FaceFinder:
             per = cv2.arcLength(outline, True)
             if len(idx) == 1:
                 if not die_like or _round(area, per, bw * bh):
-                    # Not a die's body: a coin or a button, or a die run into its neighbour,
-                    # or a small white die's rounded outline on a pale tray. Only a lead: a 1
-                    # where the network is sure of it in two views (coins it knows as none).
+                    # Not a die's body: a coin or a button, a small white die's outline
+                    # rounded on a pale tray, a die run into its neighbour or left ragged by
+                    # its marbling. Only a lead: a 1 where the network is sure of one in two
+                    # views (a coin it was taught is no face).
                     self._lone.append(idx[0])
                     return
                 i = idx[0]

@@ -266,8 +266,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       where the network reads a 1 at ``ACCEPT`` in every view centred on the pip;
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie (a
       blob, or its part off a die reported, where another die may lean on it), and the
-      reading's ``leads`` (lone round spots: a white 1 on a pale tray shows no more) add a
-      die only where the network reads its value at ``ACCEPT`` in two views at least
+      reading's ``leads`` (lone round spots on no die-shaped body: a white 1 on a pale tray
+      shows no more) add a die only where the network reads its value at ``ACCEPT`` in
+      two views at least
       (``_Spot.views``); otherwise they add nothing (they are not evidence of a die). A
       candidate is looked at all round only where a die-sized view shows a face
       (``_screened``).
