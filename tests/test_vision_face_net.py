@@ -6,7 +6,7 @@ import pytest
 
 from companion.vision.calibration import Calibration
 from companion.vision.dice import read_dice
-from companion.vision.face_net import CROP_PX, FaceNet, face_crop, second_opinion
+from companion.vision.face_net import CROP_PX, FULLER_SHOWN, FaceNet, face_crop, second_opinion
 from companion.vision.render import render_scene
 from companion.vision.types import DiceReading, Die, Uncertain
 
@@ -182,6 +182,28 @@ class _FaceAt:
                     row[:] = (1.0 - p) / 6
                     row[value - 1] = p
         return out
+
+
+@pytest.mark.parametrize("seen, p, read, shown", [
+    (3, 0.97, True, 0.888),                  # one pip more, sure: read, accepted unasked
+    (3, 0.92, True, FULLER_SHOWN),           # one pip more, sure enough to overrule: asked
+    (5, 0.97, True, 0.888),                  # three pips more, sure: read
+    (5, 0.92, False, None),                  # three pips more, not sure: a dispute
+])
+def test_a_die_whose_pips_the_network_overrules_with_a_fuller_face_is_read_as_that_face_only_where_it_is_sure_enough(
+        seen, p, read, shown):
+    # The pip reader read a 2; the network reads a face that holds its pips and more. One
+    # pip missed (a 2 whose middle pip glare took is a 3) is the common case: where the
+    # network overrules the pips with such a face, the die is that face, shown below the
+    # controller's bar unless the network is all but sure. More pips missed at once (a 2
+    # that the network reads as a 5, on a die that showed a 6) need it all but sure.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([Die(2, 100, 100, 0.9)], [], [40.0])
+    checked = second_opinion(frame, reading, net=_FaceAt(seen, p, 100, 100))
+    if read:
+        assert [(d.value, d.confidence) for d in checked.dice] == [(seen, shown)]
+    else:
+        assert checked.dice == [] and len(checked.uncertain) == 1
 
 
 @pytest.mark.parametrize("hint, value, p, read", [(2, 6, 0.97, True), (2, 6, 0.9, False),
