@@ -41,16 +41,22 @@ def _photo(name: str, **frame):
 
 def _assert_read(img, labels, faces=()):
     """``img`` is read without a wrong value or a die that is not there, and each of the
-    labelled ``faces`` [(value, x, y), positions to 10 px] is read as its value."""
+    labelled ``faces`` [(value, x, y), positions to 10 px] is read as its value; the reading."""
     from companion.vision.dice import read_dice
 
     reading = read_dice(img)
     res = _accuracy_module().score_image(reading, labels)
     assert res["wrong"] == res["phantom"] == 0
     for value, fx, fy in faces:
-        box, = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - fx) < 10
-                and abs(lab[2] - fy) < 10]
+        box = _label_box(labels, value, fx, fy)
         assert _read_in(reading.dice, value, *box), f"the {value} at ({box[0]:.0f}, {box[1]:.0f}) was not read"
+    return reading
+
+
+def _label_box(labels, value: int, x: float, y: float):
+    """The box (x, y, w, h) of the one die labelled ``value`` within 10 px of (x, y)."""
+    box, = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - x) < 10 and abs(lab[2] - y) < 10]
+    return box
 
 
 def _read_in(dice, value: int, x: float, y: float, w: float, h: float) -> bool:
@@ -412,7 +418,7 @@ def test_pips_showing_no_face_on_a_body_not_die_shaped_are_not_taken_for_the_die
     img, labels = _photo("IMG_20191208_111730.jpg", frame="640x480", jpeg=80, tilt=55.0)
     reading = read_dice(img)
     assert _accuracy_module().score_image(reading, labels)["wrong"] == 0
-    box, = [lab[1:] for lab in labels if lab[0] == 3 and abs(lab[1] - 386) < 10 and abs(lab[2] - 197) < 10]
+    box = _label_box(labels, 3, 386, 197)
     x, y, w, h = box
     assert any(abs(u.x - x) < w / 2 and abs(u.y - y) < h / 2 for u in reading.uncertain) \
         or _read_in(reading.dice, 3, *box)
@@ -439,13 +445,11 @@ def test_a_die_whose_pips_read_one_fewer_than_the_face_the_network_overrules_the
     # enough to overrule them, but not all but surely. The players were asked to read the
     # die; it is now read as the fuller face, shown at a confidence they press once to
     # accept.
-    from companion.vision.dice import read_dice
     from companion.vision.face_net import FULLER_SHOWN
 
-    img, labels = _photo(name, frame="640x480", jpeg=80, tilt=55.0)
-    _assert_read(img, labels, [face])
+    reading = _assert_read(*_photo(name, frame="640x480", jpeg=80, tilt=55.0), [face])
     value, fx, fy = face
-    die, = [d for d in read_dice(img).dice if d.value == value and math.hypot(d.x - fx, d.y - fy) < 12]
+    die, = [d for d in reading.dice if d.value == value and math.hypot(d.x - fx, d.y - fy) < 12]
     assert die.confidence <= FULLER_SHOWN
 
 
@@ -643,5 +647,5 @@ def test_dice_read_looks_at_a_photo_as_at_a_still_tray(tmp_path, capsys):
         res = score(looked, labels)
         assert res["wrong"] == res["phantom"] == 0
         assert res["correct"] > score(once, labels)["correct"]
-        box, = [lab[1:] for lab in labels if lab[0] == value and abs(lab[1] - fx) < 10 and abs(lab[2] - fy) < 10]
+        box = _label_box(labels, value, fx, fy)
         assert _read_in(looked.dice, value, *box) and not _read_in(once.dice, value, *box)

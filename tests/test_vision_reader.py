@@ -9,7 +9,7 @@ import pytest
 
 from companion.vision.calibration import Calibration, CalibrationError
 from companion.vision.coins import calibrate_coins, read_coins
-from companion.vision.dice import read_dice
+from companion.vision.dice import GUESSED_CONFIDENCE, read_dice
 from companion.vision.render import SS, render_scene, render_tray
 from companion.vision.segment import BRIGHT_LEVEL, MAX_GAIN, even_exposure
 from companion.vision.setup import measure_setup
@@ -368,7 +368,7 @@ def test_faces_too_squashed_to_read_at_a_slant_measured_short_are_read_steeper(s
                                 die_colour="mixed" if k % 2 else (235, 235, 235))
     reading = read_dice(frame)
     assert score(reading, truth, tol=0.75 * size)[:2] == (3, 0)
-    assert reading.stretch_guessed and all(d.confidence <= 0.75 for d in reading.dice)
+    assert reading.stretch_guessed and all(d.confidence <= GUESSED_CONFIDENCE for d in reading.dice)
 
 
 @pytest.mark.parametrize("size, slant", [(16, 40), (24, 62)])

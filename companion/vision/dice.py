@@ -168,6 +168,13 @@ EDGE_REASON = "at the frame's edge (pips may be cut off)"
 # all 250 dev photos as 640x480 frames, three looks: 5 more right over seven views, 1 fewer
 # wrong.)
 BODILESS_REASONS = frozenset({NO_BODY_REASON, ROUND_BODY_REASON})
+# Spots the network does not settle by reading one value steadily (``face_net.STEADY``):
+# the pip reader's own evidence conflicts, or the body may be two dice's (where pips on a
+# body not die-shaped show no value, a face seen steadily may be the neighbour's).
+UNSTEADY_REASONS = CONFLICT_REASONS | {NOT_DIE_SHAPED_REASON}
+# Pips no die-shaped body holds: just below another die, they may be on its near side,
+# whose value the network may confirm but not complete (``slant.possible_sides``).
+SHAPELESS_REASONS = BODILESS_REASONS | {NOT_DIE_SHAPED_REASON}
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
 # The least side (px) of a die whose faces can be read: a die's pips are about 1/11 of its
@@ -303,11 +310,8 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     by_pips = {(d.x, d.y) for d in reading.dice}
     reading = second_opinion(img, reading, blobs,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
-                             # (a body not die-shaped may be two dice's: where its pips show
-                             # no value, a face seen steadily may be the neighbour's)
-                             conflicting=CONFLICT_REASONS | {NOT_DIE_SHAPED_REASON},
-                             confirm_only=possible_sides(reading, stretch, BODILESS_REASONS | {NOT_DIE_SHAPED_REASON},
-                                                         OUTLINE_REASONS)
+                             conflicting=UNSTEADY_REASONS,
+                             confirm_only=possible_sides(reading, stretch, SHAPELESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
     # (what the network did not read on a round body was a coin's marks: not reported)
     reading.uncertain = [u for u in reading.uncertain if u.reason != ROUND_BODY_REASON]

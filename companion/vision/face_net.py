@@ -257,25 +257,27 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     - any other uncertain spot becomes a die only when the network is sure (``ACCEPT``) of
       a value somewhere on it, or, where a die's body was found there (its reason not in
       ``bodiless``) and the pip reader's own evidence does not conflict (its reason not in
-      ``conflicting``: glare where the face has no pip fools the network too), nearly
-      sure (``STEADY``) of that value in ``STEADY_VIEWS`` views. The spot's position is
-      only roughly the face's centre (it may be the middle of the pips that did link), so
-      the network looks at a few centres and sizes around it and keeps its surest view (it
-      was taught that a view off a face's centre is no face), but never as a value the
-      pips there rule out (``Uncertain.rules_out``). Where the pips found are part of one
+      ``conflicting``: glare where the face has no pip fools the network too, and a body
+      that may be two dice's shows it the neighbour's face), nearly sure (``STEADY``) of
+      that value in ``STEADY_VIEWS`` views. The spot's position is only roughly the
+      face's centre (it may be the middle of the pips that did link), so the network
+      looks at a few centres and sizes around it and keeps its surest view (it was taught
+      that a view off a face's centre is no face), but never as a value the pips there
+      rule out (``Uncertain.rules_out``). Where the pips found are part of one
       standard face whose other pips were missed, or a lone pip centred on its die is a 1
       but for the marks around it (``Uncertain.whole``), the network reading that face's
       value at its centre at ``AGREE`` makes it a die too, unless the two ways read
-      different values. A lone round pip off its body's centre with something opposite it
-      may be one pip of a 2 (its 1 ruled out), or a 1 whose body was misjudged (a
-      neighbour's edge joined to it, marbling that left part of it out): it is a 1 only
-      where the network reads a 1 at ``ACCEPT`` in every view centred on the pip;
+      different values. A lone pip off its body's centre, or not round, with something
+      opposite it may be one pip of a 2 (its 1 ruled out), or a 1 whose body was misjudged
+      (a neighbour's edge joined to it, marbling that left part of it out or ran into the
+      pip): it is a 1 only where the network reads a 1 at ``ACCEPT`` in every view centred
+      on the pip;
     - ``candidates`` [(x, y)], places where nothing was reported but a die may lie (a
       blob, or its part off a die reported, where another die may lean on it), and the
       reading's ``leads`` (lone round spots on no die-shaped body: a white 1 on a pale tray
       shows no more) add a die only where the network reads its value at ``ACCEPT`` in
-      two views at least
-      (``_Spot.views``); otherwise they add nothing (they are not evidence of a die). A
+      two views at least (``_Spot.views``); otherwise they add nothing (they are not
+      evidence of a die). A
       candidate is looked at all round only where a die-sized view shows a face
       (``_screened``).
     Nothing becomes a die where a die was read, or disputed, already; and an uncertain
@@ -325,9 +327,10 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # The whole faces some uncertain spots' pips are part of, each looked at as a die's centre.
     owners = [k for k, u in enumerate(reading.uncertain) if u.whole is not None]
     # A whole face whose value the spot's own pips rule out (a 1 on a lone pip off its body's
-    # centre, something opposite it) must be read at ACCEPT in every view centred on it: a
-    # view of a 2 centred on one of its pips takes in the other at the larger sizes. (The
-    # held-out dev photos: one die more read right in 6 of the 13 views measured, none wrong.)
+    # centre or not round, something opposite it) must be read at ACCEPT in every view
+    # centred on it: a view of a 2 centred on one of its pips takes in the other at the
+    # larger sizes. (The held-out dev photos: one die more read right in 6 of the 13 views
+    # measured, none wrong.)
     wholes = []
     for k in owners:
         value, x, y = reading.uncertain[k].whole
@@ -348,10 +351,10 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         # more wrong. One pip more down to OVERRULE: all 250 dev photos as 640x480 frames,
         # three looks, 1-3 more read right in four of seven views, none more wrong; any
         # fuller face so read a 6 as a 5 in one look.)
-        fuller = best + 1 in _FULLER.get(d.value, ())
-        if fuller and (p[best] >= ACCEPT or p[best] > OVERRULE and best + 1 == d.value + 1):
+        value = best + 1
+        if value in _FULLER.get(d.value, ()) and (p[best] >= ACCEPT or p[best] > OVERRULE and value == d.value + 1):
             confidence = round(0.5 + 0.4 * float(p[best]), 3)
-            out.dice.append(Die(best + 1, d.x, d.y, confidence if p[best] >= ACCEPT
+            out.dice.append(Die(value, d.x, d.y, confidence if p[best] >= ACCEPT
                                 else min(confidence, FULLER_SHOWN)))
         elif best != d.value - 1 and p[best] > OVERRULE:
             seen = "no top face" if best == NOT_A_FACE else f"a {best + 1}"

@@ -368,6 +368,10 @@ TOP_WIDTH = 0.2
 UNDER_TOP_REASON = "the side of a die whose top face is above it"
 
 
+# ``colour_space`` less this: lightness and the two colour axes around grey.
+_GREY = (0.0, 128.0, 128.0)
+
+
 def _body_colour(img: np.ndarray, x: float, y: float, rx: float, ry: float) -> np.ndarray | None:
     """The median colour of ``img`` (``colour_space``) over a box ``rx`` by ``ry`` either
     side of (x, y), as lightness and the two colour axes around grey (None off the image)."""
@@ -375,7 +379,7 @@ def _body_colour(img: np.ndarray, x: float, y: float, rx: float, ry: float) -> n
     patch = img[max(0, int(y - ry)):min(h, int(y + ry) + 1), max(0, int(x - rx)):min(w, int(x + rx) + 1)]
     if not patch.size:
         return None
-    return np.median(patch.reshape(-1, 3), axis=0) - (0.0, 128.0, 128.0)
+    return np.median(patch.reshape(-1, 3), axis=0) - _GREY
 
 
 def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray, reading: DiceReading,
@@ -394,10 +398,10 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
     colours; ``stretch``: how it was stretched back, None for not at all.)"""
     if not reading.die_sizes or not reading.dice:
         return reading
-    side = reading.die_side
-    s = max(stretch) if stretch else 1.0
     if stretch is not None and stretch[0] > stretch[1]:
         return reading   # (a camera turned sideways: its sides are beside the tops)
+    side = reading.die_side
+    s = max(stretch) if stretch else 1.0
     h, w = fg.shape[:2]
     rx = 0.3 * side
 
@@ -419,12 +423,12 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
             # The way up from the face's top edge to there, a strip as wide as a face's pips.
             rows = slice(max(0, int(y)), max(0, int(d.y - 0.3 * s * side)))
             cols = slice(max(0, int(d.x - 0.2 * side)), min(w, int(d.x + 0.2 * side) + 1))
-            way = colours[rows, cols].reshape(-1, 3).astype(np.float32) - (0.0, 128.0, 128.0)
+            way = colours[rows, cols].reshape(-1, 3).astype(np.float32) - _GREY
             if not len(way):
                 continue
             # (the tray, or the tray in shade, and not the face: a white die's side in shade may
             # be the tray's grey)
-            under = tray[rows, cols].reshape(-1, 3).astype(np.float32) - (0.0, 128.0, 128.0)
+            under = tray[rows, cols].reshape(-1, 3).astype(np.float32) - _GREY
             gap = _in_shade(way, under, (0.4, 1.1), SIDE_COLOUR) \
                 & (np.sqrt(((way - face) ** 2).sum(axis=1)) > NOT_THE_FACE)
             if np.count_nonzero(gap) <= GAP_SHARE * len(way):
