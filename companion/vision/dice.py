@@ -159,14 +159,17 @@ SQUASHED_SHARE = 0.5
 EDGE_SHARE = 0.5
 VIEW_OFFSET = 0.3
 EDGE_REASON = "at the frame's edge (pips may be cut off)"
-# Pips with no die seen around them: what they show is no evidence of a die (stars on a dark
-# sky, a pattern on a sleeve, print), so the network must read it as it would alone. Pips on
-# a body that is not die-shaped are on a die's body (a black die seen steeply, its sides as
+# Pips with no die body found around them, or on a round one (a coin's marks): what they
+# show is no evidence of a die, so the network must read it as it would alone. Pips on a
+# body that is not die-shaped are on a die's body (a black die seen steeply, its sides as
 # black as its top; two dice of a colour run together; marbling left out of one): there the
 # network confirms the value they show, as where a check doubted them. (Rendered dice 24-48
 # px seen 45-60 degrees, no calibration: 442 -> 453 of 480 read right, 3 -> 2 wrong values;
 # all 250 dev photos as 640x480 frames, three looks: 5 more right over seven views, 1 fewer
-# wrong.)
+# wrong.) A body too big for a die (a sleeve, a page) is not told apart: by its size in pip
+# radii, the squashed pips of dice seen steeply measure small and true dice fell among the
+# too big (rendered, 453 -> 442); no more dice were read on frames with no dice (a deep-sky
+# photo, a printed page, rendered keyboards and clutter).
 BODILESS_REASONS = frozenset({NO_BODY_REASON, ROUND_BODY_REASON})
 # Spots the network does not settle by reading one value steadily (``face_net.STEADY``):
 # the pip reader's own evidence conflicts, or the body may be two dice's (where pips on a
