@@ -194,6 +194,25 @@ def test_beyond_45_degrees_the_top_faces_pips_tell_the_slant():
     assert steeper_stretch(own, (1.0, 0.9 * alone[1])) is None
 
 
+def test_pips_squashed_along_no_image_axis_tell_the_squash_along_the_nearer_one():
+    # Pips two or three pixels across, seen steeply, measure rough angles: a 55-degree
+    # frame's mean squash came out 21 degrees off its y axis, and the frame was read
+    # unstretched (3 of its 7 dice read; stretched along y, 6). The squash along y stands
+    # for it; squashed along a diagonal, neither axis shows any.
+    from companion.vision.pips import Pip
+    from companion.vision.slant import UNDERSTATEMENT, stretch_for
+
+    def pips(*angles):
+        return [Pip(0.0, 0.0, 2.0, 0.6, a, 100.0, True) for a in angles]
+
+    assert stretch_for(pips(*[0.0] * 7)) == (1.0, pytest.approx(0.6 ** -UNDERSTATEMENT))
+    fx, fy = stretch_for(pips(*[0.0] * 4, *[-1.1] * 3))
+    assert fx == 1.0 and 1.2 < fy < 1.6
+    fx, fy = stretch_for(pips(*[1.5] * 4, *[0.5] * 3))   # (a camera turned sideways)
+    assert fy == 1.0 and 1.2 < fx < 1.6
+    assert stretch_for(pips(*[math.pi / 4] * 7)) is None
+
+
 def test_where_the_pips_of_4s_and_5s_stand_tells_the_squash_at_any_turn():
     # The outer pips of a 4 or a 5 stand at a square's corners: squashed by a slanted
     # camera, their spread tells the squash, however the dice lie turned.

@@ -90,6 +90,16 @@ def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[fl
         sxy += p.contrast * (1.0 - q) * c * s
         total += p.contrast
     ratio, axis = _squash(sxx / total, syy / total, sxy / total)
+    if axis is None and ratio < MIN_SQUASH:
+        # Squashed, but along neither image axis: pips a few pixels across measure rough
+        # angles. The squash along y or x, whichever the pips are shorter along, stands for
+        # it (a camera tilted down at the tray squashes along y); it fades to none as the
+        # measured axis turns to 45 degrees. (All 250 dev photos as 640x480 frames 55
+        # degrees from overhead: 5 frames measured so, one of which read 3 of its 7 dice
+        # unstretched and 6 stretched; one look, 1,524 -> 1,527 read right, wrong the same;
+        # 40 degrees, 4 frames, 1,678 -> 1,677.)
+        sx, sy = sxx / total, syy / total
+        axis, ratio = (1, math.sqrt(sy / sx)) if sy < sx else (0, math.sqrt(sx / sy))
     if ratio >= MIN_SQUASH or axis is None:
         return None
     return _along(axis, ratio ** -UNDERSTATEMENT)
