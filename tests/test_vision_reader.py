@@ -63,7 +63,9 @@ def test_a_16_bit_frame_is_read_as_its_8_bit_self():
     dict(clutter=4, light=0.8),
     dict(blur=1.0, noise=6),
     dict(die_colour="mixed", clutter=3, tilt=0.2),
-], ids=["coloured", "tilt", "clutter", "blur", "all"])
+    dict(table="wood", die_colour="mixed", clutter=2),
+    dict(table="wood", slant=40),
+], ids=["coloured", "tilt", "clutter", "blur", "all", "wooden table", "wooden table at a slant"])
 def test_hard_cases_are_read_or_uncertain_never_wrong(style):
     total_correct = total = 0
     for seed in range(3):
@@ -846,6 +848,15 @@ def test_large_photo_positions_are_in_caller_pixels():
 def test_empty_tray_reads_nothing():
     reading = read_dice(render_tray([], seed=1, clutter=2))
     assert reading.dice == []
+
+
+@pytest.mark.parametrize("slant", [0, 40])
+def test_a_bare_wooden_table_reads_nothing(slant):
+    # Its grain lines, plank seams and knots are marks on the table, not dice: nothing is
+    # read, nor asked about.
+    for seed in range(4):
+        reading = read_dice(render_tray([], seed=300 + seed, table="wood", slant=slant))
+        assert reading.dice == [] and reading.uncertain == []
 
 
 def test_an_underexposed_frame_is_brought_to_a_bright_trays_level():

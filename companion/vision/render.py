@@ -9,7 +9,8 @@ Style knobs (all optional):
 
 - ``die_size``: die side in px (default: 1/11 of the frame's shorter side)
 - ``die_colour`` / ``pip_colour``: BGR tuples, or ``die_colour="mixed"`` for random colours
-- ``tray_colour``: BGR; ``light``: 0-1 strength of uneven lighting; ``noise``: pixel noise std
+- ``tray_colour``: BGR; ``table="wood"``: the dice on a wooden table (planks, grain, knots)
+  instead of a tray; ``light``: 0-1 strength of uneven lighting; ``noise``: pixel noise std
 - ``blur``: Gaussian blur sigma in px; ``tilt``: 0-0.4 perspective (camera not overhead)
 - ``side``: 0-0.5 how much of the side faces shows (a slanted view, side pips drawn)
 - ``slant``: 0-60, the camera's angle from overhead in degrees, drawn as it really looks: the
@@ -67,8 +68,10 @@ class _Canvas:
         self.rng = rng
         self.style = style
         self.img = np.zeros((self.h * SS, self.w * SS, 3), np.uint8)
-        tray = style.get("tray_colour", (150, 160, 165))
-        self.img[:] = tray
+        if style.get("table") == "wood":
+            self.img[:] = _wood(self.w * SS, self.h * SS, rng)
+        else:
+            self.img[:] = style.get("tray_colour", (150, 160, 165))
 
     def poly(self, pts, colour):
         cv2.fillPoly(self.img, [np.round(np.asarray(pts) * SS * 16).astype(np.int32)], colour,
@@ -242,6 +245,41 @@ class _Canvas:
             cv2.randn(grain, 0.0, noise)
             img += grain
         return np.clip(img, 0, 255).astype(np.uint8)
+
+
+# Woods a table is made of (BGR): oak, walnut, pine.
+WOODS = [(70, 125, 175), (45, 75, 115), (120, 175, 215)]
+
+
+def _wood(w: int, h: int, rng) -> np.ndarray:
+    """A wooden table top, ``w`` x ``h``: planks along x or y with dark seams between them,
+    grain lines that wander along each plank, fine streaks, and a knot or two."""
+    along_y = bool(rng.integers(2))
+    if along_y:
+        w, h = h, w
+    base = np.array(WOODS[int(rng.integers(len(WOODS)))], np.float32)
+    x = np.arange(w, dtype=np.float32)[None, :]
+    y = np.arange(h, dtype=np.float32)[:, None]
+    shade = np.ones((h, w), np.float32)
+    plank = h / rng.uniform(2.5, 4.5)
+    for k in range(int(math.ceil(h / plank))):
+        y0, y1 = int(k * plank), min(h, int((k + 1) * plank))
+        # Grain lines: a plank's growth rings cut lengthwise, bending slowly along it.
+        period = rng.uniform(0.02, 0.04) * h
+        bend = 0.15 * plank * np.sin(x / (rng.uniform(0.3, 0.8) * w) * 2 * math.pi + rng.uniform(0, 6.3))
+        rings = np.sin(2 * math.pi * (y[y0:y1] + bend) / period)
+        shade[y0:y1] = rng.uniform(0.85, 1.1) * (1 + 0.08 * rings + 0.06 * (rings > 0.8))
+        shade[y0:min(h, y0 + max(2, round(h / 300)))] *= 0.55   # the seam
+    streaks = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), sigmaX=w / 40, sigmaY=0.8)
+    shade *= 1 + 0.35 * streaks / max(1e-6, float(np.abs(streaks).max()))
+    img = np.clip(shade[..., None] * base, 0, 255).astype(np.uint8)
+    for _ in range(int(rng.integers(1, 3))):
+        kx, ky, kr = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h, rng.uniform(0.01, 0.02) * h
+        for r, dark in ((3.0, 0.85), (2.0, 0.7), (1.0, 0.5)):
+            colour = tuple(float(c) * dark for c in base)
+            cv2.ellipse(img, (round(kx), round(ky)), (round(2.5 * r * kr), round(r * kr)), 0, 0, 360, colour, -1,
+                        cv2.LINE_AA)
+    return img.transpose(1, 0, 2).copy() if along_y else img
 
 
 def _tilt_homography(w, h, tilt) -> np.ndarray | None:
