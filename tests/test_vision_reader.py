@@ -378,6 +378,19 @@ def test_a_black_die_seen_at_a_slant_whose_body_takes_in_its_sides_is_read(size,
     assert reading.uncertain == []
 
 
+@pytest.mark.parametrize("slant", [50, 55])
+def test_a_black_dies_top_above_the_side_read_is_not_taken_for_a_shadow(slant):
+    # A black die showing a 1, seen steeply, its near side showing a 3 squarer than the top.
+    # Above the side read, the die runs on as its top: but black and grey is what a shadow
+    # on the grey tray looks like, and the 3 was read. A shadow keeps some of the tray's
+    # light (``SHADOW_LIGHT``); the black top keeps a fifth: the side is known for one, and
+    # the 1 is read.
+    frame, truth = render_scene([1], positions=[(320, 300)], angles=[0.2], die_colour=(30, 30, 30),
+                                pip_colour=(240, 240, 240), slant=slant, die_size=44)
+    reading = read_dice(frame)
+    assert score(reading, truth, tol=33)[:2] == (1, 0)
+
+
 @pytest.mark.parametrize("size, slant, seed", [(24, 60, 102), (30, 55, 107), (48, 50, 107)])
 def test_faces_too_squashed_to_read_at_a_slant_measured_short_are_read_steeper(size, slant, seed):
     # Three dice seen steeply, no calibration: the frame's pips measure its slant short, so

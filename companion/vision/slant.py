@@ -71,6 +71,11 @@ OTHER_COLOUR = 20.0
 # 0.55-0.85 of their top), its colour darkened alike within this distance.
 SIDE_SHARE = (0.35, 0.85)
 SIDE_COLOUR = 12.0
+# A shadow on the tray keeps this share of the tray's light or more (the room lights it
+# too); what is darker, and grey, is a black die (a rendered black top keeps a fifth of a
+# grey tray's: taken for a shadow, its side, squarer seen steeply, was read for it; 4 of
+# 288 rendered dice on a tray, 40 and 55 degrees, read wrong so, none now).
+SHADOW_LIGHT = 0.3
 
 
 def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[float, float] | None:
@@ -424,7 +429,7 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
                 continue   # (mostly tray: no die there; most faces stop here)
             face = _body_colour(colours, d.x, d.y, rx, rx) if face is None else face
             top = _body_colour(colours, d.x, y, rx, ry)
-            if _in_shade(top, _body_colour(tray, d.x, y, rx, ry), (0.0, 1.1), SIDE_COLOUR) or \
+            if _in_shade(top, _body_colour(tray, d.x, y, rx, ry), (SHADOW_LIGHT, 1.1), SIDE_COLOUR) or \
                     not _in_shade(face, top, SIDE_SHARE, SIDE_COLOUR):
                 continue   # (a shadow on the tray; or no shade of that plastic)
             across = [_body_colour(colours, d.x + k * TOP_WIDTH * side, y, 0.1 * side, ry) for k in (-1, 1)]
