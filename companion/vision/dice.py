@@ -603,7 +603,11 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
     """A 1, or a die only the network read (not at one of ``by_pips``, where the pips read
     dice before it), with two or more squares of its own colour and size beside it (0.8-1.7
     die sides from its centre), apart from it and with no die read on them, is a key among
-    the keys of a keyboard more likely than a die: it becomes uncertain. A letter or a "#"
+    the keys of a keyboard more likely than a die: it becomes uncertain. So is one with
+    regions beside it the size of its own region, however oblong (0.8-1.7 of that size
+    from it): seen steeply, a frame of keys shows no squash and is read unstretched, its
+    keys 1.7 die sides wide and half as high (a light keyboard from 55 degrees: 7 keys read
+    as 1s in 10 frames, none now; from 62, 4 and 2). A letter or a "#"
     on a light keycap passes for a 1's one pip, or to the network for a face ("/" for a 3),
     and the keys around it may show nothing the pip reader takes for a mark (which
     ``_ones_among_pipless`` needs). Dice lie side by side too, but the dice beside a die
@@ -620,7 +624,8 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
     img, tray = colours.frame, colours.tray
     h, w = img.shape[:2]
     taken = [(d.x, d.y) for d in reading.dice]
-    half = int(2.2 * side) + 1
+    # (wide enough for keys as oblong as a slant squashes them, read unstretched)
+    half = int(3.0 * side) + 1
 
     def doubt(d: Die) -> str | None:
         if not asked(d):
@@ -639,17 +644,27 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
         # The regions of its colour (outer outlines: the marks on a key are inside its own).
         outlines, _ = cv2.findContours(cv2.compare(dist2, tol * tol, cv2.CMP_LT), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
+        # Its own region's size (half-size pixels): in a frame squashed by a slant and read
+        # so, the keys are oblong, as the die is.
+        at = ((d.x - x0) / 2, (d.y - y0) / 2)
+        ow, oh = next((cv2.boundingRect(o)[2:] for o in outlines if cv2.pointPolygonTest(o, at, False) >= 0),
+                      (0, 0))
         like = 0
         for outline in outlines:
             bx, by, bw, bh = cv2.boundingRect(outline)
             if bx == 0 or by == 0 or bx + bw == win.shape[1] or by + bh == win.shape[0]:
                 continue   # (a region running out of the window is no square beside it)
+            if cv2.contourArea(outline) < 0.6 * bw * bh:
+                continue
             cx, cy = x0 + 2 * bx + bw, y0 + 2 * by + bh
-            # (0.6-1.5 die sides wide and high, in half-size pixels; its own body is
-            # centred on it, not beside it)
-            if not (0.3 * side <= bw <= 0.75 * side and 0.3 * side <= bh <= 0.75 * side
-                    and 0.8 * side < math.hypot(cx - d.x, cy - d.y) < 1.7 * side
-                    and cv2.contourArea(outline) >= 0.6 * bw * bh):
+            # 0.6-1.5 die sides wide and high (in half-size pixels), 0.8-1.7 from it; or its
+            # own region's size within a quarter, 0.8-1.7 of that from it. (Its own body is
+            # centred on it, not beside it.)
+            square = 0.3 * side <= bw <= 0.75 * side and 0.3 * side <= bh <= 0.75 * side \
+                and 0.8 * side < math.hypot(cx - d.x, cy - d.y) < 1.7 * side
+            alike = ow > 0 and oh > 0 and 0.75 < bw / ow < 1.33 and 0.75 < bh / oh < 1.33 \
+                and 0.8 < math.hypot((cx - d.x) / (2 * ow), (cy - d.y) / (2 * oh)) < 1.7
+            if not (square or alike):
                 continue
             if any(math.hypot(cx - tx, cy - ty) < 0.5 * side for tx, ty in taken):
                 continue
