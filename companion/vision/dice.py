@@ -607,7 +607,7 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
     regions beside it the size of its own region, however oblong (0.8-1.7 of that size
     from it): seen steeply, a frame of keys shows no squash and is read unstretched, its
     keys 1.7 die sides wide and half as high (a light keyboard from 55 degrees: 7 keys read
-    as 1s in 10 frames, none now; from 62, 4 and 2). A letter or a "#"
+    as 1s in 10 frames before, none now; from 62 degrees, 4 before, 2 now). A letter or a "#"
     on a light keycap passes for a 1's one pip, or to the network for a face ("/" for a 3),
     and the keys around it may show nothing the pip reader takes for a mark (which
     ``_ones_among_pipless`` needs). Dice lie side by side too, but the dice beside a die
