@@ -378,6 +378,19 @@ def test_a_black_die_seen_at_a_slant_whose_body_takes_in_its_sides_is_read(size,
     assert reading.uncertain == []
 
 
+@pytest.mark.parametrize("slant, turn, colour", [(40, 0.2, (30, 30, 30)), (40, 0.2, (150, 60, 40)),
+                                                 (45, 0.1, (30, 30, 30))])
+def test_a_lone_die_seen_at_a_slant_is_read_without_its_near_side_asked_about(slant, turn, colour):
+    # A die showing a 1, alone, seen from 40-45 degrees: too few pips to measure the slant,
+    # so the frame is read as it is, and its near side's 3 shows as pips with no die body
+    # of their own just below the 1. They are on its plastic, running on up to its top:
+    # the die seen again. Asked about, they kept the players from accepting the 1 unasked.
+    frame, truth = render_scene([1], positions=[(320, 300)], angles=[turn], die_colour=colour,
+                                pip_colour=(240, 240, 240), slant=slant, die_size=44)
+    reading = read_dice(frame)
+    assert score(reading, truth, tol=33) == (1, 0, 0)
+
+
 @pytest.mark.parametrize("slant", [50, 55])
 def test_a_black_dies_top_above_the_side_read_is_not_taken_for_a_shadow(slant):
     # A black die showing a 1, seen steeply, its near side showing a 3 squarer than the top.

@@ -322,7 +322,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     reading = _keys_among_squares(reading, colours, by_pips)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
-    reading = sides_under_their_tops(colours.frame, colours.fg, colours.tray, reading, stretch)
+    reading = sides_under_their_tops(colours.frame, colours.fg, colours.tray, reading, stretch, (NO_BODY_REASON,))
     return _cut_by_the_edge(reading, colours.fg)
 
 

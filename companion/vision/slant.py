@@ -398,7 +398,7 @@ def _body_colour(img: np.ndarray, x: float, y: float, rx: float, ry: float) -> n
 
 
 def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray, reading: DiceReading,
-                           stretch: tuple[float, float] | None) -> DiceReading:
+                           stretch: tuple[float, float] | None, bodiless: Collection[str] = ()) -> DiceReading:
     """``reading`` with each die read on the near side of a die whose top face is above it
     made uncertain (``UNDER_TOP_REASON``; its value kept as the spot's ``hint``).
 
@@ -450,10 +450,17 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
                 return True
         return False
 
-    keep, unsure = [], list(reading.uncertain)
+    keep, flagged = [], []
     for d in reading.dice:
         if under_a_top(d):
-            unsure.append(Uncertain(d.x, d.y, UNDER_TOP_REASON, hint=d.value))
+            flagged.append(Uncertain(d.x, d.y, UNDER_TOP_REASON, hint=d.value))
         else:
             keep.append(d)
-    return DiceReading(keep, unsure, reading.die_sizes, reading.leads)
+    # Pips with no die body of their own (their reason in ``bodiless``) just below a die
+    # read, on its plastic running on up to its top, are its near side's: that die seen
+    # again, not another to ask about.
+    unsure = [u for u in reading.uncertain
+              if u.reason not in bodiless or not (
+                  any(abs(u.x - d.x) < 0.5 * side and 0.3 * s * side < u.y - d.y < 1.2 * s * side for d in keep)
+                  and under_a_top(u))]
+    return DiceReading(keep, unsure + flagged, reading.die_sizes, reading.leads)
