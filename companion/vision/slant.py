@@ -400,7 +400,9 @@ def _body_colour(img: np.ndarray, x: float, y: float, rx: float, ry: float) -> n
 def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray, reading: DiceReading,
                            stretch: tuple[float, float] | None, bodiless: Collection[str] = ()) -> DiceReading:
     """``reading`` with each die read on the near side of a die whose top face is above it
-    made uncertain (``UNDER_TOP_REASON``; its value kept as the spot's ``hint``).
+    made uncertain (``UNDER_TOP_REASON``; its value kept as the spot's ``hint``), and each
+    spot asked about with no die body of its own (its reason in ``bodiless``) on the near
+    side of a die read above it dropped (that die seen again).
 
     Seen more steeply than about 45 degrees, a die's near side is squarer in the frame than
     its top (the side is foreshortened by the sine of the slant, the top by its cosine), and
