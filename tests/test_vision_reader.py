@@ -378,6 +378,14 @@ def test_a_black_die_seen_at_a_slant_whose_body_takes_in_its_sides_is_read(size,
     assert reading.uncertain == []
 
 
+def _lone_one(slant, turn, colour):
+    """A die of ``colour`` showing a 1, alone, turned by ``turn``, seen ``slant`` degrees from
+    overhead: its near side shows a 3 (and a sliver of a 2). Its reading is scored."""
+    frame, truth = render_scene([1], positions=[(320, 300)], angles=[turn], die_colour=colour,
+                                pip_colour=(240, 240, 240), slant=slant, die_size=44)
+    return score(read_dice(frame), truth, tol=33)
+
+
 @pytest.mark.parametrize("slant, turn, colour", [(40, 0.2, (30, 30, 30)), (40, 0.2, (150, 60, 40)),
                                                  (45, 0.1, (30, 30, 30))])
 def test_a_lone_die_seen_at_a_slant_is_read_without_its_near_side_asked_about(slant, turn, colour):
@@ -385,10 +393,7 @@ def test_a_lone_die_seen_at_a_slant_is_read_without_its_near_side_asked_about(sl
     # so the frame is read as it is, and its near side's 3 shows as pips with no die body
     # of their own just below the 1. They are on its plastic, running on up to its top:
     # the die seen again. Asked about, they kept the players from accepting the 1 unasked.
-    frame, truth = render_scene([1], positions=[(320, 300)], angles=[turn], die_colour=colour,
-                                pip_colour=(240, 240, 240), slant=slant, die_size=44)
-    reading = read_dice(frame)
-    assert score(reading, truth, tol=33) == (1, 0, 0)
+    assert _lone_one(slant, turn, colour) == (1, 0, 0)
 
 
 @pytest.mark.parametrize("slant", [50, 55])
@@ -398,10 +403,7 @@ def test_a_black_dies_top_above_the_side_read_is_not_taken_for_a_shadow(slant):
     # on the grey tray looks like, and the 3 was read. A shadow keeps some of the tray's
     # light (``SHADOW_LIGHT``); the black top keeps a fifth: the side is known for one, and
     # the 1 is read.
-    frame, truth = render_scene([1], positions=[(320, 300)], angles=[0.2], die_colour=(30, 30, 30),
-                                pip_colour=(240, 240, 240), slant=slant, die_size=44)
-    reading = read_dice(frame)
-    assert score(reading, truth, tol=33)[:2] == (1, 0)
+    assert _lone_one(slant, 0.2, (30, 30, 30))[:2] == (1, 0)
 
 
 @pytest.mark.parametrize("size, slant, seed", [(24, 60, 102), (30, 55, 107), (48, 50, 107)])

@@ -322,7 +322,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     reading = _keys_among_squares(reading, colours, by_pips)
     if stretch is not None:
         reading = side_faces(colours.frame, reading, stretch, OUTLINE_REASONS)
-    reading = sides_under_their_tops(colours.frame, colours.fg, colours.tray, reading, stretch, (NO_BODY_REASON,))
+    reading = sides_under_their_tops(colours.frame, colours.fg, colours.tray, reading, stretch, BODILESS_REASONS)
     return _cut_by_the_edge(reading, colours.fg)
 
 
@@ -647,8 +647,7 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
         # Its own region's size (half-size pixels): in a frame squashed by a slant and read
         # so, the keys are oblong, as the die is.
         at = ((d.x - x0) / 2, (d.y - y0) / 2)
-        ow, oh = next((cv2.boundingRect(o)[2:] for o in outlines if cv2.pointPolygonTest(o, at, False) >= 0),
-                      (0, 0))
+        own = next((cv2.boundingRect(o)[2:] for o in outlines if cv2.pointPolygonTest(o, at, False) >= 0), None)
         like = 0
         for outline in outlines:
             bx, by, bw, bh = cv2.boundingRect(outline)
@@ -662,8 +661,8 @@ def _keys_among_squares(reading: DiceReading, colours: FrameColours,
             # centred on it, not beside it.)
             square = 0.3 * side <= bw <= 0.75 * side and 0.3 * side <= bh <= 0.75 * side \
                 and 0.8 * side < math.hypot(cx - d.x, cy - d.y) < 1.7 * side
-            alike = ow > 0 and oh > 0 and 0.75 < bw / ow < 1.33 and 0.75 < bh / oh < 1.33 \
-                and 0.8 < math.hypot((cx - d.x) / (2 * ow), (cy - d.y) / (2 * oh)) < 1.7
+            alike = own is not None and 0.75 < bw / own[0] < 1.33 and 0.75 < bh / own[1] < 1.33 \
+                and 0.8 < math.hypot((cx - d.x) / (2 * own[0]), (cy - d.y) / (2 * own[1])) < 1.7
             if not (square or alike):
                 continue
             if any(math.hypot(cx - tx, cy - ty) < 0.5 * side for tx, ty in taken):
