@@ -1220,6 +1220,28 @@ def test_a_finer_pip_search_after_a_coarse_one_finds_exactly_the_pips_of_a_full_
 
 
 @pytest.mark.parametrize("seed", range(4))
+def test_the_finer_pass_reads_the_faces_the_first_read_again_as_judging_them_would(seed):
+    # The second pass over a frame (a pip filter fitted to the pips the first found) takes
+    # a face of two pips or more that the first pass read from the same pips as read, its
+    # body and surroundings unjudged again: a speed-up that must read every such face as
+    # judging it anew would, value, place and confidence.
+    from companion.vision.dice import _colours, _kernel_for_pip, _read, pip_kernel
+    from companion.vision.pips import PipSearch
+
+    img = render_tray([(seed + k) % 6 + 1 for k in range(7)], seed=seed, tilt=0.2 * (seed % 2),
+                      die_colour="mixed" if seed % 2 else (235, 235, 235))
+    colours = _colours(img)
+    search = PipSearch(img, within=colours.fg)
+    _, first = _read(search, pip_kernel(img), colours)
+    k1 = _kernel_for_pip(float(np.median(first.read_pip_radii)))
+    judged, _ = _read(search, k1, colours)
+    again, _ = _read(search, k1, colours, again=first.faces_read)
+    faces = [(d.value, round(d.x, 1), round(d.y, 1), d.confidence) for d in judged.dice]
+    assert sum(len(d.pips) >= 2 for d in judged.dice) >= 5
+    assert [(d.value, round(d.x, 1), round(d.y, 1), d.confidence) for d in again.dice] == faces
+
+
+@pytest.mark.parametrize("seed", range(4))
 def test_a_pip_search_within_the_things_off_the_tray_finds_their_pips_as_a_full_search_does(seed):
     # The reader looks for pips only on and around what stands out from the tray (a die's
     # body, or the pips themselves on a die the tray's colour): every pip there must come

@@ -80,7 +80,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -180,6 +180,10 @@ UNSTEADY_REASONS = CONFLICT_REASONS | {NOT_DIE_SHAPED_REASON}
 SHAPELESS_REASONS = BODILESS_REASONS | {NOT_DIE_SHAPED_REASON}
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
+# A face the first pass read is found again by the second (``_read_adapting``) where each of
+# its pips lies within this share of the pip's radius of where it did (a finer pip filter
+# moves a pip's centre by a fraction of a pixel).
+AGAIN_SHIFT = 0.3
 # The least side (px) of a die whose faces can be read: a die's pips are about 1/11 of its
 # side, so on a smaller die those of a 2-6 are below the smallest spot the pip finder takes.
 # A lone spot on a body that small is more likely a pin, a rivet or a hole than a 1.
@@ -809,11 +813,11 @@ def _read_adapting(search: PipSearch, colours: FrameColours | None = None) -> Di
     img = search.img
     colours = colours or _colours(img)
     k0 = pip_kernel(img)
-    best, radii = _read(search, k0, colours)
-    if radii:
-        k1 = _kernel_for_pip(float(statistics.median(radii)))
+    best, first = _read(search, k0, colours)
+    if first is not None and first.read_pip_radii:
+        k1 = _kernel_for_pip(float(statistics.median(first.read_pip_radii)))
         if abs(k1 - k0) > 0.15 * k0:
-            second, _ = _read(search, k1, colours)
+            second, _ = _read(search, k1, colours, again=first.faces_read)
             best = _merge(best, second)
     if (best is None or not best.dice) and min(img.shape[:2]) >= 400:
         # Nothing readable: the dice may be close-ups with pips bigger than the pip filter.
@@ -870,16 +874,17 @@ def _colours(img: np.ndarray, drop: float = 0.0, tray: np.ndarray | None = None,
     return FrameColours(colour_space(cv2.GaussianBlur(img, (3, 3), 0)), tray, fg, drop)
 
 
-def _read(search: PipSearch, kernel: int, colours: FrameColours | None = None
-          ) -> tuple[DiceReading | None, list[float]]:
-    """One pass over ``search``'s image with pip filter size ``kernel``: the reading (None
-    without any pip) and the pip radii of the dice read."""
+def _read(search: PipSearch, kernel: int, colours: FrameColours | None = None, again: Sequence[Die] = ()
+          ) -> tuple[DiceReading | None, FaceFinder | None]:
+    """One pass over ``search``'s image with pip filter size ``kernel``: the reading and the
+    FaceFinder that made it (its ``read_pip_radii``, ``faces_read``); None for both without
+    any pip. ``again``: the faces an earlier pass over the image read (``FaceFinder``)."""
     pips = search.find(kernel)
     if not pips:
-        return None, []
+        return None, None
     colours = colours or _colours(search.img)
-    faces = FaceFinder(colours.frame, pips, colours.tray, colours.fg, colours.drop)
-    return faces.read(), faces.read_pip_radii
+    faces = FaceFinder(colours.frame, pips, colours.tray, colours.fg, colours.drop, again)
+    return faces.read(), faces
 
 
 def _no_overlaps(reading: DiceReading) -> DiceReading:
@@ -1016,11 +1021,14 @@ class FaceFinder:
     """Links pips into faces and judges each face (one instance per frame)."""
 
     def __init__(self, colours: np.ndarray, pips: list[Pip], bg: np.ndarray | None = None,
-                 fg: np.ndarray | None = None, drop: float = 0.0):
+                 fg: np.ndarray | None = None, drop: float = 0.0, again: Sequence[Die] = ()):
         # ``colours``: the frame in colour_space; ``bg``: the tray without dice, likewise;
         # ``fg``: the foreground mask (what stands out from the tray), for ``_reread_blobs``;
-        # ``drop``: see FrameColours.
+        # ``drop``: see FrameColours; ``again``: the faces an earlier pass over the frame
+        # read (its ``faces_read``), which this one need not judge again (``_read_before``).
         self.colours = colours
+        self.again = again
+        self.faces_read: list[Die] = []   # the faces read from their pips' layout (by _judge)
         self.drop = drop
         self.bg = bg
         self.fg = fg
@@ -1524,6 +1532,13 @@ class FaceFinder:
         if statistics.median(ratios.tolist()) < SIDE_FACE_RATIO:
             return   # a side face seen at a slant: not the top face, not a reading
         value, quality, reason = layout_value(pts)
+        before = self._read_before(idx, value)
+        if before is not None:
+            # (its body found, or not, before: its size counts again, as a body's would)
+            if before.side is not None:
+                reading.die_sizes.append(before.side)
+            self._read_face(idx, value, quality, ratios, before.side, reading)
+            return
         if value is None:
             faces = self._two_faces(idx)
             if faces:
@@ -1658,6 +1673,14 @@ class FaceFinder:
         if not self._empty_where_expected(idx, value):
             reading.uncertain.append(self._partial_face(idx, cx, cy, EXTRA_SPOT_REASON.format(value)))
             return
+        self._read_face(idx, value, quality, ratios, side, reading)
+
+    def _read_face(self, idx: list[int], value: int, quality: float, ratios: np.ndarray,
+                   side: float | None, reading: DiceReading) -> None:
+        """Read pips ``idx`` as a face of ``value`` (``quality``, ``ratios``: their fit to its
+        layout and their shapes) on a die of ``side`` (None: no body found), every check passed."""
+        pts = self.xy[idx]
+        cx, cy = (float(v) for v in mean_rows(pts))
         contrast = min(1.0, sum(self.pips[i].contrast for i in idx) / len(idx) / 90.0)
         conf = 0.5 + 0.5 * quality * min(1.0, float(ratios.min()) / 0.8) * (0.6 + 0.4 * contrast)
         if side is None:
@@ -1667,5 +1690,25 @@ class FaceFinder:
             # 0.6 to 0.8 of the die's side (rounded dice to sharp-edged ones), and the
             # network allows for a fifth either way.
             self._sizes_from_pips.append(_span(pts) / 0.7)
-        reading.dice.append(Die(value, cx, cy, round(float(min(1.0, conf)), 3), side, _centres(pts)))
-        self.read_pip_radii.append(r)
+        die = Die(value, cx, cy, round(float(min(1.0, conf)), 3), side, _centres(pts))
+        reading.dice.append(die)
+        self.faces_read.append(die)
+        self.read_pip_radii.append(_mean32(self.r[idx]))
+
+    def _read_before(self, idx: list[int], value: int | None) -> Die | None:
+        """The face of ``again`` (an earlier pass's) read from these very pips ``idx``, showing
+        ``value``, or None: as many pips, each within ``AGAIN_SHIFT`` of its radius of one
+        of that face's. Its body and surroundings were checked then, at the same places; a
+        doubt now would leave that reading standing anyway (``_merge``: a die one pass read
+        and the other did not stands), so only its confidence, from these pips' shapes and
+        contrast, is worked out again."""
+        if value is None or len(idx) < 2:
+            # (a lone pip is a 1 by what lies around it, a letter's loop, marks, its body's
+            # centre, which the finer filter outlines anew)
+            return None
+        for die in self.again:
+            if die.value == value and len(die.pips) == len(idx) and all(
+                    min(math.hypot(x - px, y - py) for px, py in die.pips) <= AGAIN_SHIFT * float(self.r[i])
+                    for i, (x, y) in zip(idx, self.xy[idx].tolist())):
+                return die
+        return None
