@@ -6,7 +6,9 @@
   calibration: one pass of the pip filter instead of two), with 7 dice seen from 40
   degrees (a frame the reader stretches back first), and with 2 small dice beside a pencil
   and an eraser (from overhead and from 40 degrees), on one core: wall clock, and the
-  thread's CPU time (steadier when others share the machine);
+  thread's CPU time (steadier when others share the machine); and for real frames, the 50
+  held-out dev photos as 640x480 webcam frames from 40 degrees (where
+  ``../shared/datasets/dice-real-dev`` is at hand);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
@@ -17,12 +19,16 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+# The real labelled dev photos, beside the repository (as vision_accuracy.py finds them).
+DEV_PHOTOS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "dice-real-dev")
 
 
 def main() -> int:
@@ -49,6 +55,22 @@ def main() -> int:
             sides = [r.die_side for r in readings if r.die_side]
             known = Calibration(die_size=statistics.median(sides), frame_size=[640, 480])
             _time(f"{n} dice, their size known", frames, known)
+
+    # Real frames cost more than rendered ones (more spots the pips leave unsure, each looked
+    # at by the network): the held-out dev photos (every fifth, which the face network never
+    # saw) as a webcam 40 degrees from overhead gives them, where the photos are at hand.
+    photos = sorted(glob.glob(os.path.join(DEV_PHOTOS, "*.jpg")))[::5]
+    if photos:
+        from companion.vision.photo_views import as_frame, load_labels
+        frames, dice = [], 0
+        for k, path in enumerate(photos):
+            img = cv2.imread(path)
+            labels = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
+            frame, labels = as_frame(img, labels, frame="640x480", jpeg=80, tilt=40.0, seed=k)
+            frames.append(frame)
+            dice += len(labels)
+        _time(f"{len(frames)} real photos (held out, {dice / len(frames):.1f} dice each) as 640x480 "
+              "frames 40 degrees from overhead", frames, None)
 
     # The face network's share of those figures: one view per die read, fifteen around each
     # spot it is asked to read on its own.
