@@ -1236,8 +1236,13 @@ def test_the_finer_pass_reads_the_faces_the_first_read_again_as_judging_them_wou
     k1 = _kernel_for_pip(float(np.median(first.read_pip_radii)))
     judged, _ = _read(search, k1, colours)
     again, _ = _read(search, k1, colours, again=first.faces_read)
+    # (most faces are found again: the speed-up is taken, not passed by)
+    found_again = [d for d in judged.dice if any(
+        e.value == d.value and len(e.pips) == len(d.pips) >= 2
+        and all(min(math.hypot(x - a, y - b) for a, b in e.pips) < 1.0 for x, y in d.pips)
+        for e in first.faces_read)]
+    assert len(found_again) >= 5
     faces = [(d.value, round(d.x, 1), round(d.y, 1), d.confidence) for d in judged.dice]
-    assert sum(len(d.pips) >= 2 for d in judged.dice) >= 5
     assert [(d.value, round(d.x, 1), round(d.y, 1), d.confidence) for d in again.dice] == faces
 
 
