@@ -9,7 +9,8 @@ whose pips are too few to tell, and which reads no die as it is, is read at a fe
 slants instead, and the one that reads the most dice kept, its dice shown as less sure.
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
 first pass found; the two are merged die by die, and disagreement makes a die uncertain.
-In each pass:
+(A face of two pips or more that the second pass finds again, the same pips where the
+first read it, is taken as read there, its checks of step 3 not run again.) In each pass:
 
 1. pips are found by local contrast in each colour channel (``pips.find_pips``), on and
    around the things that stand out from the tray only (a die's body, or its pips where
