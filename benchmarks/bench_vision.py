@@ -27,8 +27,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-# The real labelled dev photos, beside the repository (as vision_accuracy.py finds them).
-DEV_PHOTOS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "dice-real-dev")
+# (the real labelled dev photos, where vision_accuracy.py finds them)
+from vision_accuracy import DEFAULT_DIR as DEV_PHOTOS  # noqa: E402
 
 
 def main() -> int:
