@@ -10,6 +10,7 @@ import pytest
 from companion.config import load_config
 from companion.devices.camera import (CameraError, EndOfFrames, FolderSource, OpenCVSource,
                                       SyntheticSource, open_camera)
+from companion.opencv_messages import opencv_quiet
 
 SIZE = (160, 120)
 
@@ -108,7 +109,7 @@ def test_opencv_reads_a_video_file(tmp_path):
             looping.read()
 
 
-def test_opencv_missing_file_and_missing_webcam(tmp_path):
+def test_opencv_missing_file_and_missing_webcam(tmp_path, capfd):
     with pytest.raises(CameraError, match="does not exist"):
         OpenCVSource(str(tmp_path / "none.avi")).open()
     bad = tmp_path / "bad.avi"
@@ -117,6 +118,23 @@ def test_opencv_missing_file_and_missing_webcam(tmp_path):
         OpenCVSource(str(bad)).open()
     with pytest.raises(CameraError, match="no webcam at index 63"):
         OpenCVSource(63).open()
+    # OpenCV's own warnings ("can't open camera by index") do not come before the error.
+    assert capfd.readouterr().err == ""
+
+
+def test_opencv_logs_as_before_once_every_quiet_call_is_over():
+    # Two threads quietening OpenCV at once (the camera's and a command's): the first out
+    # must not give the other's call its messages back, nor the last leave OpenCV silent.
+    logging = cv2.utils.logging
+    before = logging.setLogLevel(logging.LOG_LEVEL_WARNING)
+    try:
+        with opencv_quiet():
+            with opencv_quiet():
+                assert logging.getLogLevel() == logging.LOG_LEVEL_SILENT
+            assert logging.getLogLevel() == logging.LOG_LEVEL_SILENT
+        assert logging.getLogLevel() == logging.LOG_LEVEL_WARNING
+    finally:
+        logging.setLogLevel(before)
 
 
 def test_read_before_open_says_so():

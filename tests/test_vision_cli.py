@@ -46,6 +46,18 @@ def test_dice_read_bad_and_missing_files_fail_but_others_are_read(images, capsys
     assert "bad.png" in cap.err and "nope.png" in cap.err
 
 
+def test_a_file_opencv_cannot_decode_gets_one_clear_line(tmp_path, capfd):
+    # The start of a phone's HEIC photo, cut short: OpenCV's decoder writes its own error
+    # straight to stderr ("[ERROR:0@0.02] global loadsave.cpp:568 imread_ ... can't read
+    # header"); the user sees only the companion's line.
+    photo = tmp_path / "IMG_0001.heic"
+    photo.write_bytes(b"\x00\x00\x00\x18ftypheic")
+    assert main(["dice", "read", str(photo), "--json"]) == 1
+    out, err = capfd.readouterr()
+    assert out == ""
+    assert err == f"companion: {photo}: not an image OpenCV can read\n"
+
+
 @pytest.mark.parametrize("shape", [(1, 2000), (2000, 1), (3, 17)])
 def test_an_image_too_thin_for_a_die_or_coin_reads_as_none(shape, capsys, tmp_path):
     # A strip of a tray (a bad crop, a scanner's line) holds no die and no coin: it is read

@@ -21,6 +21,8 @@ import os
 import time
 from typing import Sequence
 
+from companion.opencv_messages import opencv_quiet
+
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
@@ -116,7 +118,9 @@ class OpenCVSource(FrameSource):
         import cv2
         if self.is_file and not os.path.isfile(self.source):
             raise CameraError(f"video file {self.source} does not exist")
-        cap = cv2.VideoCapture(self.source)
+        # (A camera that is not there: OpenCV's warnings about it would come before ours.)
+        with opencv_quiet():
+            cap = cv2.VideoCapture(self.source)
         if not cap.isOpened():
             cap.release()
             if self.is_file:
@@ -180,7 +184,8 @@ class FolderSource(FrameSource):
         self._next += 1
         if not os.path.exists(path):
             raise CameraError(f"{path} disappeared (was {self.name} removed?)")
-        frame = cv2.imread(path, cv2.IMREAD_COLOR)
+        with opencv_quiet():
+            frame = cv2.imread(path, cv2.IMREAD_COLOR)
         if frame is None:
             raise CameraError(f"{path} is not a readable image")
         return frame

@@ -75,7 +75,9 @@ def _load_image(path: str):
     if not os.path.isfile(path):
         _err(f"{path}: no such file")
         return None
-    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    from ..opencv_messages import opencv_quiet
+    with opencv_quiet():   # (OpenCV's own message would come before ours, less clear)
+        img = cv2.imread(path, cv2.IMREAD_COLOR)
     if img is None:
         _err(f"{path}: not an image OpenCV can read")
     return img
