@@ -92,6 +92,8 @@ def main(argv=None) -> int:
                     "squashing it as a slanted camera does")
     ap.add_argument("--tilt", type=float, default=0.0, help="with --frame: the photo seen in perspective "
                     "by a camera this many degrees from overhead (not squeezed)")
+    ap.add_argument("--roll", type=float, default=0.0, help="with --frame: the camera also turned this "
+                    "many degrees about its own axis (a webcam not quite level)")
     ap.add_argument("--exposure", type=float, default=1.0, help="darken each frame to this share of "
                     "the photo's light (0.6: an underexposed camera), before its JPEG")
     ap.add_argument("--blur", type=float, default=0.0, help="soften each frame as a webcam's lens does: "
@@ -115,8 +117,8 @@ def main(argv=None) -> int:
     ap.add_argument("--as-labelled", action="store_true", help="score against the labels as they are, "
                     "without photo_views.LABEL_FIXES and UNLABELLED (labels found wrong, dice with none)")
     args = ap.parse_args(argv)
-    if args.tilt and not args.frame:
-        ap.error("--tilt needs --frame (the size of the camera's frames)")
+    if (args.tilt or args.roll) and not args.frame:
+        ap.error("--tilt and --roll need --frame (the size of the camera's frames)")
     if args.exposure <= 0:
         ap.error("--exposure is a share of the light: over 0")
     if args.blur < 0:
@@ -157,7 +159,7 @@ def main(argv=None) -> int:
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h, fixed=not args.as_labelled)
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
-                               args.exposure, args.blur, args.noise, seed=k, cast=cast)
+                               args.exposure, args.blur, args.noise, seed=k, cast=cast, roll=args.roll)
         t0 = time.perf_counter()
         reading = read_still(img, None, looks)
         t_read += time.perf_counter() - t0
@@ -172,7 +174,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else "")
           + (", labels as they are" if args.as_labelled else "")
           + (f", {looks} looks pooled" if looks > 1 else ", one look"))

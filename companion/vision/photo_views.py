@@ -70,7 +70,7 @@ CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRIT
 
 def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
              tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0,
-             cast: tuple[float, float, float] | None = None):
+             cast: tuple[float, float, float] | None = None, roll: float = 0.0):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
     with ``tilt``, seen in perspective by a camera that many degrees from overhead:
@@ -82,9 +82,11 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     a webcam sensor's, as Gaussian noise of this sigma (0-255) in each pixel and channel
     (a photo shrunk to a frame has none), drawn from ``seed``, before the JPEG too. ``cast``:
     a white balance gone wrong, as gains on the blue, green and red channels ((1.15, 1, 0.85):
-    a cool cast, as under daylight with the camera set for lamps), before the JPEG too."""
-    if frame and tilt:
-        img, labels = perspective(img, labels, frame, tilt)
+    a cool cast, as under daylight with the camera set for lamps), before the JPEG too.
+    ``roll``: with ``frame``, the camera also turned this many degrees about its own axis (a
+    webcam not quite level; its picture turned anticlockwise), in the same warp."""
+    if frame and (tilt or roll):
+        img, labels = perspective(img, labels, frame, tilt, roll=roll)
         frame = None
     sx = sy = 1.0
     if size:
@@ -113,11 +115,12 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     return img, labels
 
 
-def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5):
+def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5, roll: float = 0.0):
     """The photo (taken from overhead) as a ``frame`` ("WxH") seen by a camera ``tilt``
     degrees from overhead, ``distance`` photo-widths from its centre, with the photo's centre
-    row across the frame's width; and the labels that stay wholly inside the frame (box
-    corners mapped, the box around them kept)."""
+    row across the frame's width, and turned ``roll`` degrees about its own axis (the view
+    turned anticlockwise about the frame's centre); and the labels that stay
+    wholly inside the frame (box corners mapped, the box around them kept)."""
     fw, fh = (int(v) for v in frame.lower().split("x"))
     # Area-average the photo down to a little over the frame's scale first: the warp below
     # interpolates linearly, which would alias pips shrunk by more than about two.
@@ -141,6 +144,10 @@ def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5):
     cx, cy = seen(0.0, 0.0)
     scale = fw / abs(seen(0.5, 0.0)[0] - seen(-0.5, 0.0)[0])
     dst = [((u - cx) * scale + fw / 2, (v - cy) * scale + fh / 2) for u, v in (seen(*c) for c in corners)]
+    if roll:
+        # (one warp for both: resampling the frame twice would soften it as no camera does)
+        turn = cv2.getRotationMatrix2D((fw / 2, fh / 2), roll, 1.0)
+        dst = [tuple(turn @ (x, y, 1.0)) for x, y in dst]
     # (in the photo, a unit is its width, about its centre: a taller photo runs on beyond)
     src = [(x * side + img.shape[1] / 2, y * side + img.shape[0] / 2) for x, y in corners]
     h = cv2.getPerspectiveTransform(np.float32(src), np.float32(dst))
