@@ -146,6 +146,26 @@ def test_calibrate_says_what_it_could_not_measure(capsys, tmp_path):
     assert "die_size" not in data and "stretch" not in data and data["frame_size"] == [640, 480]
 
 
+@pytest.mark.parametrize("turn, said", [(12, "turned about 12 degrees anticlockwise"),
+                                         (-12, "turned about 12 degrees clockwise"), (0, None)])
+def test_calibrate_tells_the_installer_to_level_a_turned_camera(turn, said, capsys, tmp_path):
+    # A webcam 45 degrees from overhead, turned about its own axis (its picture turned by
+    # ``turn``, anticlockwise): the reader undoes a slant only along the frame's axes, so
+    # calibrating says how far the camera is turned and to level it, and saves the calibration.
+    paths = []
+    for s in range(3):
+        frame = render_tray([4, 5, 4, 5, 4, 5], seed=20 + s, slant=45)
+        frame = cv2.warpAffine(frame, cv2.getRotationMatrix2D((320, 240), turn, 1.0), (640, 480),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        paths.append(str(tmp_path / f"f{s}.jpg"))
+        cv2.imwrite(paths[-1], frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    out = tmp_path / "setup.json"
+    assert main(["calibrate", "--out", str(out), *paths]) == 0
+    err = capsys.readouterr().err
+    assert (said in err) if said else "turned" not in err
+    assert json.loads(out.read_text())["roll"] == pytest.approx(turn, abs=1.5)
+
+
 def test_calibrate_refuses_a_strip_for_a_frame(capsys, tmp_path):
     strip = str(tmp_path / "strip.png")
     cv2.imwrite(strip, render_tray([2, 5], seed=4)[200:201])

@@ -191,6 +191,19 @@ def test_a_calibration_in_a_dim_room_measures_what_a_bright_room_does():
     assert abs(bright.stretch[1] - dim.stretch[1]) < 0.03
 
 
+@pytest.mark.parametrize("roll", [0.0, 10.0])
+def test_a_calibration_tells_a_camera_turned_about_its_axis_from_a_level_one(roll):
+    # ``companion calibrate`` from three webcam frames 40 degrees from overhead, the camera
+    # level or turned by 10 degrees: its 4s and 5s say which (level, 1.6 degrees here;
+    # turned, 10.5), and only the turned one is worth a word to the installer.
+    from companion.vision.setup import measure_setup, turned_advice
+
+    names = ["IMG_20191208_113019.jpg", "IMG_20191209_095359.jpg", "IMG_20191209_095431.jpg"]
+    cal = measure_setup([_photo(name, frame="640x480", jpeg=80, tilt=40.0, roll=roll)[0] for name in names])
+    assert cal.roll == pytest.approx(roll, abs=3.0)
+    assert (turned_advice(cal) is not None) == bool(roll)
+
+
 def test_a_calibrated_tray_holds_the_dice_at_its_rim_and_leaves_out_its_wall():
     # ``companion calibrate`` from three webcam frames of the white tray, whose light falls
     # off towards its rim: the floor's colour measures a region well inside the tray, which

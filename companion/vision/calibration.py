@@ -13,6 +13,9 @@ points at it). Every field is optional: an empty calibration means "assume nothi
   (1.0 each from overhead): a frame is stretched back by it before reading where its own
   pips measure no slant, one well short of it, or one along the other axis
   (``slant.known_or_measured``); from overhead, none is measured.
+- ``roll``: how far the camera was turned about its own axis (degrees its picture is
+  turned anticlockwise; ``slant.layout_roll``), where a slant let it be measured: a record
+  for the installer (``setup.turned_advice``), not undone by the reader.
 - ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``), with the
   ``stretch`` its photos were read at.
 """
@@ -41,6 +44,7 @@ class Calibration:
     logo_value: int | None = None
     lighting: float | None = None
     stretch: list[float] | None = None
+    roll: float | None = None
     coin: dict | None = None
     version: int = 1
     extra: dict = field(default_factory=dict)
@@ -58,6 +62,8 @@ class Calibration:
             raise CalibrationError(f"die_size must be a positive number, not {self.die_size!r}")
         if self.stretch is not None and not _is_stretch(self.stretch):
             raise CalibrationError(f"stretch must be [fx, fy], each 1.0-3.0, not {self.stretch!r}")
+        if self.roll is not None and not (isinstance(self.roll, (int, float)) and -45 <= self.roll <= 45):
+            raise CalibrationError(f"roll must be degrees, -45 to 45, not {self.roll!r}")
         if self.coin is not None and not isinstance(self.coin, dict):
             raise CalibrationError("coin must be an object")
         if self.coin is not None and not _is_stretch(self.coin.get("stretch", [1.0, 1.0])):

@@ -85,16 +85,8 @@ def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[fl
     flat = _top_face_shaped(pips, side_ratio)
     if len(flat) < MIN_PIPS:
         return None
-    # Mean second-moment tensor of the pips, each normalised to a major axis of 1 and
-    # weighted by its contrast (faint spots are more often texture than pips).
-    sxx = syy = sxy = total = 0.0
-    for p in flat:
-        c, s, q = math.cos(p.angle), math.sin(p.angle), p.ratio * p.ratio
-        sxx += p.contrast * (c * c + q * s * s)
-        syy += p.contrast * (s * s + q * c * c)
-        sxy += p.contrast * (1.0 - q) * c * s
-        total += p.contrast
-    ratio, axis = _squash(sxx / total, syy / total, sxy / total)
+    sxx, syy, sxy = _mean_shape(flat)
+    ratio, axis = _squash(sxx, syy, sxy)
     if axis is None and ratio < MIN_SQUASH:
         # Squashed, but along neither image axis: pips a few pixels across measure rough
         # angles. The squash along y or x, whichever the pips are shorter along, stands for
@@ -103,11 +95,23 @@ def stretch_for(pips: list[Pip], side_ratio: float = SIDE_PIP_RATIO) -> tuple[fl
         # degrees from overhead: 5 frames measured so, one of which read 3 of its 7 dice
         # unstretched and 6 stretched; one look, 1,524 -> 1,527 read right, wrong the same;
         # 40 degrees, 4 frames, 1,678 -> 1,677.)
-        sx, sy = sxx / total, syy / total
-        axis, ratio = (1, math.sqrt(sy / sx)) if sy < sx else (0, math.sqrt(sx / sy))
+        axis, ratio = (1, math.sqrt(syy / sxx)) if syy < sxx else (0, math.sqrt(sxx / syy))
     if ratio >= MIN_SQUASH or axis is None:
         return None
     return _along(axis, ratio ** -UNDERSTATEMENT)
+
+
+def _mean_shape(pips: list[Pip]) -> tuple[float, float, float]:
+    """The pips' mean second-moment tensor (sxx, syy, sxy), each pip normalised to a major
+    axis of 1 and weighted by its contrast (faint spots are more often texture than pips)."""
+    sxx = syy = sxy = total = 0.0
+    for p in pips:
+        c, s, q = math.cos(p.angle), math.sin(p.angle), p.ratio * p.ratio
+        sxx += p.contrast * (c * c + q * s * s)
+        syy += p.contrast * (s * s + q * c * c)
+        sxy += p.contrast * (1.0 - q) * c * s
+        total += p.contrast
+    return sxx / total, syy / total, sxy / total
 
 
 def measurable(pips: list[Pip]) -> bool:
@@ -127,13 +131,18 @@ def _squash(sxx: float, syy: float, sxy: float) -> tuple[float, int | None]:
     x, 1 for y, None for neither (more than ``AXIS_TOLERANCE_DEG`` off both)."""
     mean, half = (sxx + syy) / 2, math.hypot((sxx - syy) / 2, sxy)
     ratio = math.sqrt(max(mean - half, 0.0) / (mean + half))
-    short = math.degrees(0.5 * math.atan2(2 * sxy, sxx - syy)) + 90.0
-    off_vertical = abs((short % 180.0) - 90.0)
+    off_vertical = abs(_short_axis_deg(sxx, syy, sxy) - 90.0)
     if off_vertical <= AXIS_TOLERANCE_DEG:
         return ratio, 1
     if off_vertical >= 90.0 - AXIS_TOLERANCE_DEG:
         return ratio, 0
     return ratio, None
+
+
+def _short_axis_deg(sxx: float, syy: float, sxy: float) -> float:
+    """The angle (0-180 degrees from the image's x axis, y down) of the short axis of the
+    mean shape with second moments ``sxx``, ``syy`` and ``sxy``: 90 along y."""
+    return (math.degrees(0.5 * math.atan2(2 * sxy, sxx - syy)) + 90.0) % 180.0
 
 
 def _along(axis: int, stretch: float) -> tuple[float, float]:
@@ -196,6 +205,11 @@ def known_or_measured(known: tuple[float, float], measured: tuple[float, float] 
 SQUARE_FACES = (4, 5)
 # Fewer square faces than this say too little about the camera.
 MIN_SQUARE_FACES = 2
+# ... about which way it is turned, fewer than this: each face's squash says it within
+# about 7 degrees at 40 degrees from overhead (the 50 held-out dev photos as 640x480 frames,
+# 88 4s and 5s read: 80 % within -9.8 and +9.0 level, 0.8 and 19.6 turned by 10), so 8
+# faces within about 2.5.
+MIN_ROLL_FACES = 8
 
 
 def square_face(value: int, pips: Sequence[tuple[float, float]]) -> bool:
@@ -216,6 +230,37 @@ def layout_stretch(faces: Sequence[tuple[int, Sequence[tuple[float, float]]]]) -
     pips of a 4 or a 5 spread alike every way on the die, so their mean spread in the
     frame is the squash itself (those rendered slants: within 2 %; held-out dev photos
     squeezed to 0.75: 0.735-0.749)."""
+    shape = _square_faces_shape(faces, MIN_SQUARE_FACES)
+    if shape is None:
+        return None
+    ratio, axis = _squash(*shape)
+    if ratio >= MIN_SQUASH:
+        return 1.0, 1.0
+    return None if axis is None else _along(axis, 1.0 / ratio)
+
+
+def layout_roll(faces: Sequence[tuple[int, Sequence[tuple[float, float]]]]) -> float | None:
+    """How far the camera is turned about its own axis (a webcam not quite level): the
+    degrees its picture is turned anticlockwise, as the squash of the square faces among
+    ``faces`` (``layout_stretch``) lies off the frame's nearest axis (a camera turned on its
+    side squashes them along x, which the reader undoes as well as along y). None where
+    there are fewer 4s and 5s than ``MIN_ROLL_FACES``, or they are too little squashed to
+    tell: seen from overhead, a turned camera changes nothing for the reader."""
+    shape = _square_faces_shape(faces, MIN_ROLL_FACES)
+    if shape is None:
+        return None
+    ratio, _ = _squash(*shape)
+    if ratio >= MIN_SQUASH:
+        return None
+    # (the short axis turned anticlockwise in the picture, y pointing down, turns its
+    # angle from the x axis the other way)
+    return (90.0 - _short_axis_deg(*shape) + 45.0) % 90.0 - 45.0
+
+
+def _square_faces_shape(faces: Sequence[tuple[int, Sequence[tuple[float, float]]]], least: int
+                        ) -> tuple[float, float, float] | None:
+    """The mean spread (sxx, syy, sxy) of the four outer pips of the 4s and 5s among
+    ``faces``, each face's normalised to a trace of 1; None with fewer than ``least``."""
     shapes = []
     for value, pips in faces:
         if not square_face(value, pips):
@@ -226,13 +271,10 @@ def layout_stretch(faces: Sequence[tuple[int, Sequence[tuple[float, float]]]]) -
         q = outer - outer.mean(axis=0)
         spread = q.T @ q
         shapes.append(spread / np.trace(spread))
-    if len(shapes) < MIN_SQUARE_FACES:
+    if len(shapes) < least:
         return None
     (sxx, sxy), (_, syy) = sum(shapes) / len(shapes)
-    ratio, axis = _squash(sxx, syy, sxy)
-    if ratio >= MIN_SQUASH:
-        return 1.0, 1.0
-    return None if axis is None else _along(axis, 1.0 / ratio)
+    return float(sxx), float(syy), float(sxy)
 
 
 def side_drop(stretch: tuple[float, float]) -> float:
