@@ -134,6 +134,13 @@ class Controller:
             # the next roll is read by the camera.
             self._notice("Camera back", 1.5)
 
+    def camera_turned(self, degrees: float) -> None:
+        """The rolls show the camera turned about its own axis by ``degrees`` (its picture
+        anticlockwise): fewer dice are read right so, which a level camera mends. (Which
+        way is left to the eye: the players see the camera, not its picture.)"""
+        self._notice(f"Camera not level ({abs(degrees):.0f} deg): level it to read dice surely",
+                     self.cfg.error_seconds)
+
     def tray(self) -> tuple[str, int] | None:
         """What the tray reader should look for now, or None."""
         p = self._prompt()

@@ -51,6 +51,7 @@ class Daemon:
         self.last_step_at = clock()
         self.stopping = False
         self.camera_problem = ""
+        self.told_turned = False   # (the players asked once to level a turned camera)
 
     # ------------------------------------------------------------------ one iteration
 
@@ -113,6 +114,19 @@ class Daemon:
         reading = self.detector.feed(frame, now)
         if reading is not None:
             self.controller.reading(reading)
+            self._tell_if_turned()
+
+    def _tell_if_turned(self) -> None:
+        """Once the rolls show the camera turned about its own axis enough to cost readings
+        (``setup.TURNED``, as ``companion calibrate`` says it), ask the players, once, to
+        level it."""
+        roll = getattr(self.detector, "learnt_roll", None)
+        if roll is None or self.told_turned:
+            return
+        from companion.vision.setup import TURNED
+        self.told_turned = True   # (said or not: the rolls have spoken)
+        if abs(roll) >= TURNED:
+            self.controller.camera_turned(roll)
 
     def _detector(self, kind: str):
         from companion.vision.settle import SettleDetector
@@ -136,6 +150,7 @@ class Daemon:
         self._armed_for = None
         # (The camera that comes back may stand elsewhere: nothing learnt of this one holds.)
         self.detector, self._detectors = None, {}
+        self.told_turned = False
         self.camera_retry_at = now + CAMERA_RETRY_SECONDS
         self.controller.set_camera(False)
 

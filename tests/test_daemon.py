@@ -67,6 +67,33 @@ def play_until(daemon, bots, condition, steps=5000):
     raise AssertionError("the condition never came")
 
 
+@pytest.mark.parametrize("turn", [12.0, 0.0])
+def test_players_are_asked_once_to_level_a_camera_the_rolls_show_turned(turn, tmp_path):
+    # A webcam 45 degrees from overhead, turned about its own axis (its picture by 12
+    # degrees) or level: once the 4s and 5s reported show how far it is turned, the players
+    # are asked to level a turned one, once; a level one is left alone.
+    from companion.devices.camera import SyntheticSource
+
+    camera = SyntheticSource(seed=3, style={"slant": 45}, turn=turn)
+    daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path, camera=camera)
+    asked = {}
+
+    def note():
+        asked.update({id(n): n.text for n in daemon.controller.notices if "not level" in n.text})
+
+    def learnt_and_said():
+        note()
+        return daemon.told_turned
+
+    play_until(daemon, bots, learnt_and_said)
+    assert daemon.detector.learnt_roll == pytest.approx(turn, abs=1.5)
+    generation = daemon.controller.tray_generation
+    play_until(daemon, bots, lambda: note() or daemon.controller.tray_generation >= generation + 4)
+    assert list(asked.values()) == (["Camera not level (12 deg): level it to read dice surely"] if turn else [])
+    daemon.devices.close()
+    daemon.table.close()
+
+
 def test_the_watchdog_is_withheld_while_frames_stop_coming(tmp_path):
     daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path)
     play_until(daemon, bots, lambda: daemon.controller.tray() is not None)

@@ -192,8 +192,9 @@ class FolderSource(FrameSource):
 
 
 def _placeholder_tray(dice: Sequence[int], coins: Sequence = (), *, seed: int = 0,
-                      size=(640, 480)):
-    """A plain stand-in for the vision renderer: white dice with black pips on green felt."""
+                      size=(640, 480), **_style):
+    """A plain stand-in for the vision renderer: white dice with black pips on green felt
+    (seen from overhead, whatever style the renderer was asked for)."""
     import cv2
     import numpy as np
     w, h = size
@@ -239,16 +240,21 @@ class SyntheticSource(FrameSource):
         cam.show([3, 5, 6])        # a few tumbling frames, then the dice settle on 3 5 6
 
     Until the first ``show`` the tray is empty. ``unplug()`` / ``plug()`` make it behave like
-    a camera that disappears and comes back.
+    a camera that disappears and comes back. ``style``: the renderer's (``slant=45``: a
+    webcam 45 degrees from overhead); ``turn``: the camera turned this many degrees about
+    its own axis (its picture turned anticlockwise), as a webcam not quite level.
     """
 
     name = "synthetic tray"
     FPS = 30
 
-    def __init__(self, size=(640, 480), seed: int = 0, roll_frames: int = 6):
+    def __init__(self, size=(640, 480), seed: int = 0, roll_frames: int = 6, style: dict | None = None,
+                 turn: float = 0.0):
         super().__init__(size)
         self.seed = seed
         self.roll_frames = roll_frames
+        self.style = dict(style or {})
+        self.turn = turn
         self._render, self._render_roll, self.renderer = _find_renderer()
         self.dice: tuple[int, ...] = ()
         self.coins: tuple = ()
@@ -274,17 +280,28 @@ class SyntheticSource(FrameSource):
         self.dice, self.coins = dice, tuple(coins)
         if self._render_roll is not None and not coins:
             frames, _info = self._render_roll(list(dice), seed=seed, size=self.size, fps=self.FPS,
-                                              before=0.0, roll=n / self.FPS, after=1 / self.FPS)
-            images = [f for _t, f in frames]
+                                              before=0.0, roll=n / self.FPS, after=1 / self.FPS,
+                                              **self.style)
+            images = [self._turned(f) for _t, f in frames]
             self._pending, self._settled = images[:-1], images[-1]
         else:
             import numpy as np
             rng = np.random.default_rng(seed)
             self._pending = [
-                self._render([int(x) for x in rng.integers(1, 7, len(dice))], self.coins,
-                             seed=int(rng.integers(0, 2**31)), size=self.size)
+                self._turned(self._render([int(x) for x in rng.integers(1, 7, len(dice))], self.coins,
+                                          seed=int(rng.integers(0, 2**31)), size=self.size, **self.style))
                 for _ in range(n)]
-            self._settled = self._render(list(dice), self.coins, seed=seed, size=self.size)
+            self._settled = self._turned(self._render(list(dice), self.coins, seed=seed, size=self.size,
+                                                      **self.style))
+
+    def _turned(self, frame):
+        """``frame`` as this camera, turned ``turn`` degrees about its axis, sees it."""
+        if not self.turn:
+            return frame
+        import cv2
+        h, w = frame.shape[:2]
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), self.turn, 1.0)
+        return cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def unplug(self) -> None:
         self._unplugged = True
@@ -305,7 +322,7 @@ class SyntheticSource(FrameSource):
         if self._pending:
             return self._pending.pop(0)
         if self._settled is None:
-            self._settled = self._render([], (), seed=self.seed, size=self.size)
+            self._settled = self._turned(self._render([], (), seed=self.seed, size=self.size, **self.style))
         return self._settled.copy()
 
 

@@ -41,6 +41,10 @@ things from the rolls it reports, and reads later frames with them:
   a roll of two small dice seen from 50 degrees, is then stretched back as the earlier
   rolls showed (``slant.known_or_measured``).
 
+It learns one thing more, for the players rather than the reader: how far a camera at a
+slant is turned about its own axis (``learnt_roll``, from the 4s and 5s as they pool to
+``slant.MIN_ROLL_FACES``; the daemon asks for a level camera where that is worth it).
+
 ``reset()`` forgets everything: disarmed, and what the rolls showed (``reset(forget=False)``
 keeps that: the daemon's next roll, same camera). ``state`` is one of "idle", "armed",
 "moving", "settling", "done". ``last_motion`` is the time of the last frame with motion.
@@ -55,7 +59,7 @@ import numpy as np
 
 from .pooling import pooled
 from .segment import even_exposure
-from .slant import layout_stretch, square_face
+from .slant import layout_roll, layout_stretch, square_face
 from .types import DiceReading
 
 # The 4s and 5s the detector reports before it takes the slant they show (one more than
@@ -126,6 +130,7 @@ class SettleDetector:
             self._sides: list[float] = []
             self._square_faces: list[tuple[int, tuple]] = []
             self.learnt_stretch: tuple[float, float] | None = None
+            self.learnt_roll: float | None = None
         self.last_motion: float | None = None
 
     def arm(self) -> None:
@@ -208,18 +213,23 @@ class SettleDetector:
         die size, as the median of the last ``KEPT_SIDES`` readings' (one misreading does
         not set it for the rest of the game); and, pooling the 4s and 5s until they show
         it, the slant: a squash along an image axis (an overhead camera's frames are left
-        to measure their own, as without a calibration)."""
+        to measure their own, as without a calibration); and the camera's turn about its
+        own axis (``slant.layout_roll``)."""
         if getattr(reading, "die_sizes", None):
             self._sides = [*self._sides, reading.die_side][-KEPT_SIDES:]
-        if self.learnt_stretch is not None:
+        if self.learnt_stretch is not None and self.learnt_roll is not None:
             return
         self._square_faces += [(d.value, d.pips) for d in getattr(reading, "dice", ())
                                if square_face(d.value, d.pips)]
         del self._square_faces[:-KEPT_FACES]
-        if len(self._square_faces) >= LEARN_FACES:
+        if self.learnt_stretch is None and len(self._square_faces) >= LEARN_FACES:
             stretch = layout_stretch(self._square_faces)
             if stretch is not None and stretch != (1.0, 1.0):
                 self.learnt_stretch = tuple(round(v, 3) for v in stretch)
+        if self.learnt_roll is None:
+            roll = layout_roll(self._square_faces)
+            if roll is not None:
+                self.learnt_roll = round(roll, 1)
 
     def unmoved(self, a, b) -> bool:
         """Two readings of dice (or coins) lying as they lay: something at each place of
