@@ -287,12 +287,13 @@ class SyntheticSource(FrameSource):
         else:
             import numpy as np
             rng = np.random.default_rng(seed)
-            self._pending = [
-                self._turned(self._render([int(x) for x in rng.integers(1, 7, len(dice))], self.coins,
-                                          seed=int(rng.integers(0, 2**31)), size=self.size, **self.style))
-                for _ in range(n)]
-            self._settled = self._turned(self._render(list(dice), self.coins, seed=seed, size=self.size,
-                                                      **self.style))
+            self._pending = [self._still([int(x) for x in rng.integers(1, 7, len(dice))], self.coins,
+                                         int(rng.integers(0, 2**31))) for _ in range(n)]
+            self._settled = self._still(list(dice), self.coins, seed)
+
+    def _still(self, dice: list[int], coins: Sequence, seed: int):
+        """One frame of ``dice`` and ``coins`` lying still, as this camera sees them."""
+        return self._turned(self._render(dice, coins, seed=seed, size=self.size, **self.style))
 
     def _turned(self, frame):
         """``frame`` as this camera, turned ``turn`` degrees about its axis, sees it."""
@@ -322,7 +323,7 @@ class SyntheticSource(FrameSource):
         if self._pending:
             return self._pending.pop(0)
         if self._settled is None:
-            self._settled = self._turned(self._render([], (), seed=self.seed, size=self.size, **self.style))
+            self._settled = self._still([], (), self.seed)
         return self._settled.copy()
 
 
