@@ -127,5 +127,5 @@ def turned_advice(cal: Calibration) -> str | None:
         return None
     way = "anticlockwise" if cal.roll > 0 else "clockwise"
     return (f"the camera's picture is turned about {abs(cal.roll):.0f} degrees {way} from level (as the "
-            "dice's 4s and 5s show): turned so, about 3 % fewer dice are read right; "
+            "dice's 4s and 5s show): turned so, 2-3 % fewer dice are read right; "
             "turn the camera level and calibrate again")
