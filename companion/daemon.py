@@ -120,7 +120,7 @@ class Daemon:
         """Once the rolls show the camera turned about its own axis enough to cost readings
         (``setup.TURNED``, as ``companion calibrate`` says it), ask the players, once, to
         level it."""
-        roll = getattr(self.detector, "learnt_roll", None)
+        roll = self.detector.learnt_roll
         if roll is None or self.told_turned:
             return
         from companion.vision.setup import TURNED

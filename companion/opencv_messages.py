@@ -18,7 +18,7 @@ from collections.abc import Iterator
 # at once restore it in turn, the last one out to the level it was before the first.
 _lock = threading.Lock()
 _depth = 0
-_level_before: int | None = None
+_level_before = 0   # (set by the first call in, before any call out reads it)
 
 
 @contextlib.contextmanager
@@ -40,6 +40,5 @@ def opencv_quiet() -> Iterator[None]:
     finally:
         with _lock:
             _depth -= 1
-            if _depth == 0 and _level_before is not None:
+            if _depth == 0:
                 logging.setLogLevel(_level_before)
-                _level_before = None
