@@ -44,8 +44,9 @@ DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "dat
 def score_image(reading, labels) -> dict:
     """Match readings to labelled dice: a reading belongs to the nearest label whose top-face
     box (grown by 15 %) holds its centre; each label takes at most one reading (dice first,
-    then uncertain spots)."""
-    res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "pairs": []}
+    then uncertain spots). An uncertain spot in no label's box is ``stray``: the players
+    would be asked about a die where none lies (the tray, a rivet, a coin)."""
+    res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "pairs": []}
     claimed = set()
 
     def nearest(x, y):
@@ -74,6 +75,8 @@ def score_image(reading, labels) -> dict:
             claimed.add(hit)
             res["uncertain"] += 1
             res["pairs"].append((labels[hit][0], -1))
+        elif not any(abs(u.x - lx) <= 0.575 * bw and abs(u.y - ly) <= 0.575 * bh for _, lx, ly, bw, bh in labels):
+            res["stray"] += 1
     res["missed"] = len(labels) - len(claimed)
     for k, lab in enumerate(labels):
         if k not in claimed:
@@ -150,7 +153,8 @@ def main(argv=None) -> int:
     if not files:
         print(f"no photos in {args.dir}")
         return 1
-    tot = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0}
+    tot = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0}
+    stray_photos = 0
     confusion = {}
     n_dice = 0
     t_read = 0.0
@@ -167,6 +171,7 @@ def main(argv=None) -> int:
         n_dice += len(labels)
         for k in tot:
             tot[k] += res[k]
+        stray_photos += res["stray"] > 0
         for pair in res["pairs"]:
             confusion[pair] = confusion.get(pair, 0) + 1
         if args.verbose and (res["wrong"] or res["phantom"] or res["missed"] or res["uncertain"]):
@@ -183,6 +188,7 @@ def main(argv=None) -> int:
     print(f"read wrong       {pct(wrong):6.2f} %  ({tot['wrong']} wrong value, {tot['phantom']} not a die)")
     print(f"uncertain        {pct(tot['uncertain']):6.2f} %  ({tot['uncertain']})")
     print(f"missed (silent)  {pct(tot['missed']):6.2f} %  ({tot['missed']})")
+    print(f"uncertain where no die lies: {tot['stray']} (in {stray_photos} of {len(files)} photos)")
     print(f"mean read time   {1000 * t_read / len(files):.0f} ms per photo")
     print("confusion (rows: true face; columns: read 1-6, ? = uncertain, - = missed):")
     print("        " + " ".join(f"{c:>5}" for c in ["1", "2", "3", "4", "5", "6", "?", "-"]))

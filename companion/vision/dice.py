@@ -92,7 +92,7 @@ from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import (background, blob_outlines, colour_space, crop_to_tray, even_exposure, foreground_mask,
-                      working_image)
+                      round_outline, working_image)
 from .slant import (GUESSED_STRETCHES, UNDER_TOP_REASON, known_or_measured, measurable, possible_sides, side_drop,
                     side_faces, sides_under_their_tops, steeper_stretch, stretch_for, top_face_pips, toward_camera)
 from .types import DiceReading, Die, Uncertain
@@ -525,9 +525,8 @@ def _unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dic
             contour = max(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
                           key=cv2.contourArea)
             (cx, cy), (rw, rh), _ = cv2.minAreaRect(contour)
-            per = cv2.arcLength(contour, True)
             thin = max(rw, rh) > 1.6 * (1 + reach) * min(rw, rh)
-            if 4 * math.pi * area / max(per * per, 1e-6) > 0.86 or (thin and area < 1.2 * one_die):
+            if round_outline(contour) or (thin and area < 1.2 * one_die):
                 continue   # round (a coin, a bead), or not die-shaped
             if not thin:
                 points = [(x + float(cx), y + float(cy) - shift)]
@@ -737,10 +736,8 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, outlines: list[np
         if not lo * lo < area < hi * hi:
             continue
         (x, y), (bw, bh), _ = cv2.minAreaRect(c)
-        per = cv2.arcLength(c, True)
-        circular = 4 * math.pi * area / max(per * per, 1e-6)
         square = max(bw, bh) < 1.5 * min(bw, bh) and area > 0.7 * bw * bh
-        if (not square or circular > 0.86) and not (side and _cut_die(c, area, side, img.shape)):
+        if (not square or round_outline(c)) and not (side and _cut_die(c, area, side, img.shape)):
             continue   # not die-shaped, or round (a coin, a bead)
         if cv2.pointPolygonTest(c, (x, y), False) < 0 or any(
                 cv2.pointPolygonTest(c, (float(sx), float(sy)), False) >= 0 for sx, sy in spots):

@@ -186,3 +186,43 @@ def fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
     holes = [c for c, h in zip(contours, hierarchy[0]) if h[3] >= 0 and cv2.contourArea(c) < max_hole]
     cv2.drawContours(out, holes, -1, 255, thickness=cv2.FILLED)
     return out
+
+
+# A blob whose outline strays less than this from the ellipse that fits it best (root mean
+# square, as a share of the ellipse's radius there; ``off_ellipse``), or less than
+# ``ROUND_OUTLINE_PX`` pixels (a small disc's outline is a staircase of whole pixels), is
+# round: a coin, a bead, a rivet. Measured on 640x480 frames (the outlines' vertices, as
+# ``blob_outlines`` gives them): rendered coins 0.011-0.035 (overhead to 55 degrees,
+# blurred, JPEG 70); the dark oval rivets in the dev photos' tray, 20 px across, 0.29-0.42
+# px; the real dev dice's outlines of a die's size, 0.032 and 0.50 px at their first
+# percentile (40 degrees from overhead, sharp or blurred). Roundness by area and perimeter
+# cannot tell them apart: a die's outline blurred (a soft webcam, a sigma of 1 px) is as
+# round by it (0.92-0.95) as a coin's, and a rivet's outline at a slant less (0.83-0.90).
+ROUND_OUTLINE = 0.03
+ROUND_OUTLINE_PX = 0.45
+
+
+def off_ellipse(outline: np.ndarray) -> tuple[float, float]:
+    """How far ``outline``'s points stray from the ellipse that fits them best: the root mean
+    square of each point's distance from the centre as a share of the ellipse's radius that
+    way, less one (0 for an ellipse; ~0.1 for a square), and that times the ellipse's mean
+    radius, in pixels (inf for both with under five points)."""
+    if len(outline) < 5:
+        return math.inf, math.inf
+    (cx, cy), (width, height), degrees = cv2.fitEllipse(outline)
+    if min(width, height) <= 0:
+        return math.inf, math.inf
+    pts = outline.reshape(-1, 2).astype(np.float64) - (cx, cy)
+    t = math.radians(degrees)
+    # (the points in the ellipse's own axes, each axis scaled to a unit circle)
+    u = (pts[:, 0] * math.cos(t) + pts[:, 1] * math.sin(t)) / (width / 2)
+    v = (pts[:, 1] * math.cos(t) - pts[:, 0] * math.sin(t)) / (height / 2)
+    share = float(np.sqrt(((np.hypot(u, v) - 1.0) ** 2).mean()))
+    return share, share * math.sqrt(width * height) / 2
+
+
+def round_outline(outline: np.ndarray) -> bool:
+    """Whether a blob's ``outline`` is round (``ROUND_OUTLINE``, ``ROUND_OUTLINE_PX``): a coin,
+    a bead or a rivet, not a die."""
+    share, pixels = off_ellipse(outline)
+    return share < ROUND_OUTLINE or pixels < ROUND_OUTLINE_PX
