@@ -224,6 +224,9 @@ STEADY_VIEWS = 3
 # places, the 78 where two views reached ACCEPT all showed one at 0.75 or more; 125 of the
 # other 624 reached 0.5.)
 SCREEN = 0.5
+# What is reported at a candidate place (a blob, ``second_opinion``) where the network saw
+# a face in screening but reads none.
+UNREAD_REASON = "die-like, but its face cannot be read"
 # The faces that hold every pip of a face and more: where the network reads one of these at
 # AGREE, the pip reader more likely missed a pip (to glare, to the JPEG) than saw one more;
 # and where a check doubted the pips' face, the network may read one of these instead.
@@ -276,10 +279,15 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
       blob, or its part off a die reported, where another die may lean on it), and the
       reading's ``leads`` (lone round spots on no die-shaped body: a white 1 on a pale tray
       shows no more) add a die only where the network reads its value at ``ACCEPT`` in
-      two views at least (``_Spot.views``); otherwise they add nothing (they are not
-      evidence of a die). A
-      candidate is looked at all round only where a die-sized view shows a face
-      (``_screened``).
+      two views at least (``_Spot.views``). A candidate is looked at all round only where
+      a die-sized view shows a face (``_screened``); one so looked at and not read, a die
+      or more from every die and spot reported, is uncertain (``UNREAD_REASON``): a die
+      blurred or touching others, whose pips were never found, is asked about, not left
+      out. (All 250 dev photos as 640x480 frames, one look: of the dice reported nowhere,
+      11 of 26 are now asked about from overhead, 7 of 26 at 40 degrees from overhead, 19
+      of 92 at 55, 26 of 83 at 40 blurred by 1 px; none fewer read right, and 4 more
+      spots where no die lies in the 1,000 frames.) Otherwise a candidate or a lead adds
+      nothing (it is not evidence of a die).
     Nothing becomes a die where a die was read, or disputed, already; and an uncertain
     spot on a die read (within half a side of it), around which the network is sure
     (``ACCEPT``) of that die's very face, is that die seen again (more of its pips, its
@@ -318,6 +326,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # onto a die beside the place can see that die's face. Two views must agree.
     screened: dict[tuple[float, float, float], np.ndarray] = {}   # (its views, not asked again)
     spots += [_Spot(x, y, None, ACCEPT, _AROUND, views=2) for x, y in _screened(net, img, candidates, side, screened)]
+    looked_at = range(len(reading.uncertain), len(spots))   # (the candidates screened in)
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
     looked = [*taken, *candidates]
     for x, y in reading.leads:
@@ -390,7 +399,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
     # Two readings of one spot that differ leave it uncertain.
     completed = dict(zip(owners, found[len(spots):]))
-    stays = []
+    stays, unread = [], []
     for k, die in enumerate(found[:len(spots)]):
         other = completed.get(k)
         if other is not None:
@@ -401,6 +410,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             taken.append((die.x, die.y))
         elif k < len(reading.uncertain):
             stays.append(k)
+        elif k in looked_at:
+            unread.append(k)
     # What the network is sure of around each spot left, whatever its pips showed: where
     # that is the face of a die read there, the spot is that die again.
     again = _surest_views([spot._replace(hint=None) for spot in spots[:len(reading.uncertain)]],
@@ -410,6 +421,14 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         if face is None or not any(d.value == face.value and math.hypot(d.x - face.x, d.y - face.y) < 0.5 * side
                                    for d in out.dice):
             out.uncertain.append(replace(reading.uncertain[k], pip_face=seen[k]))
+    # (Closer to a die read, the place is likelier that die's edge or side, or the gap
+    # between two dice read, than a die of its own.)
+    stops = np.cumsum([len(spot.pattern) for spot in spots], dtype=int)
+    for k in unread:
+        spot = spots[k]
+        if all(math.hypot(spot.x - t.x, spot.y - t.y) >= side for t in [*out.dice, *out.uncertain]):
+            out.uncertain.append(Uncertain(spot.x, spot.y, UNREAD_REASON,
+                                           pip_face=float(faces[stops[k] - len(spot.pattern):stops[k]].max())))
     return out
 
 
