@@ -390,12 +390,11 @@ def test_a_dark_die_through_a_soft_webcam_is_not_taken_for_a_coin():
 
 @pytest.mark.parametrize("name", ["IMG_20191209_095613.jpg", "IMG_20191209_100147.jpg"])
 def test_the_trays_rivets_are_not_asked_about_as_dice(name):
-    # The tray has two dark oval rivets in its floor, as wide as a third of a die in a
-    # webcam frame seen 40 degrees from overhead, where their outlines are die-sized blobs
-    # by area. By area and perimeter they were not round enough for rivets, and each was
-    # asked about as "die-shaped but no readable pips" (12 of the 50 held-out frames). A
-    # small disc's outline is a staircase of whole pixels, but it lies on an ellipse within
-    # half a pixel; a die's strays further.
+    # The tray's wall has two dark round rivets, ovals 20 px wide in a webcam frame seen 40
+    # degrees from overhead: die-sized blobs by area. By area and perimeter they were not
+    # round enough for rivets, and each was asked about as "die-shaped but no readable
+    # pips" (in 12 of the 50 held-out frames). A small disc's outline is a staircase of
+    # whole pixels, but it lies on an ellipse within half a pixel; a die's strays further.
     img, labels = _photo(name, frame="640x480", jpeg=80, tilt=40.0)
     reading = _assert_read(img, labels)
     assert not [u for u in reading.uncertain if min(math.hypot(u.x - 548, u.y - 62), math.hypot(u.x - 101, u.y - 60)) < 20]

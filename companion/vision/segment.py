@@ -192,12 +192,13 @@ def fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
 # square, as a share of the ellipse's radius there; ``off_ellipse``), or less than
 # ``ROUND_OUTLINE_PX`` pixels (a small disc's outline is a staircase of whole pixels), is
 # round: a coin, a bead, a rivet. Measured on 640x480 frames (the outlines' vertices, as
-# ``blob_outlines`` gives them): rendered coins 0.011-0.035 (overhead to 55 degrees,
-# blurred, JPEG 70); the dark oval rivets in the dev photos' tray, 20 px across, 0.29-0.42
-# px; the real dev dice's outlines of a die's size, 0.032 and 0.50 px at their first
-# percentile (40 degrees from overhead, sharp or blurred). Roundness by area and perimeter
-# cannot tell them apart: a die's outline blurred (a soft webcam, a sigma of 1 px) is as
-# round by it (0.92-0.95) as a coin's, and a rivet's outline at a slant less (0.83-0.90).
+# ``blob_outlines`` gives them): rendered coins 0.011-0.024 from overhead to 55 degrees,
+# sharp or blurred, but up to 0.035 at 55 degrees blurred and under a JPEG of quality 70
+# (one in twenty over 0.03); the dark oval rivets in the dev photos' tray wall, 20 px
+# across, 0.29-0.42 px; the real dev dice's outlines of a die's size, 0.032 and 0.50 px at
+# their first percentile (40 degrees from overhead, sharp or blurred). Roundness by area
+# and perimeter cannot tell them apart: a die's outline blurred (a soft webcam, a sigma of
+# 1 px) is as round by it (0.92-0.95) as a coin's, and a rivet's at a slant less (0.83-0.90).
 ROUND_OUTLINE = 0.03
 ROUND_OUTLINE_PX = 0.45
 
