@@ -318,7 +318,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     by_pips = {(d.x, d.y) for d in reading.dice}
     reading = second_opinion(img, reading, blobs,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
-                             conflicting=UNSTEADY_REASONS,
+                             conflicting=UNSTEADY_REASONS, round_bodies=(ROUND_BODY_REASON,),
                              confirm_only=possible_sides(reading, stretch, SHAPELESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
     # (what the network did not read on a round body was a coin's marks: not reported)

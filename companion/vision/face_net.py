@@ -237,7 +237,8 @@ DIE_SIZE_SPREAD = 1.5
 
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
                    look_above: Collection[str] = (), bodiless: Collection[str] = (),
-                   confirm_only: Collection[Uncertain] = (), conflicting: Collection[str] = ()):
+                   confirm_only: Collection[Uncertain] = (), conflicting: Collection[str] = (),
+                   round_bodies: Collection[str] = ()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network is not sure of another value
@@ -300,7 +301,12 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     may confirm but not complete with a fuller face: where the dice's near sides show (a
     frame stretched back from a slant), pips with no die body found around them, just
     below another die, may be on its side, which the network would read as the whole
-    face it is (``slant.possible_sides``).
+    face it is (``slant.possible_sides``). ``round_bodies``: the reasons of spots whose
+    pips lie on a round body, likelier a coin's marks than a die's pips: where they showed
+    no value, the network must be sure of one in two views, as at a blob (one view off a
+    tails coin's centre, its ring of dots cut by the crop, read a 6 at 0.96: four coins of
+    540 in 180 rendered trays were read as dice so, none since; the dev photos read as
+    before).
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
     if not reading.die_sizes or not (reading.dice or reading.uncertain or candidates or reading.leads):
@@ -320,6 +326,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
             else _AROUND_ABOVE if u.reason in look_above else _AROUND
         body = u.reason not in bodiless
         spots.append(_Spot(u.x, u.y, u.hint, AGREE if body else ACCEPT, pattern, fuller,
+                           views=2 if u.reason in round_bodies and u.hint is None else 1,
                            steady=u.hint is None and body and u.reason not in conflicting))
     # Where nothing but the network speaks for a die, one view may be fooled: a crop
     # centred on one pip of a 2 whose pips did not link can look like a 1, and one shifted
