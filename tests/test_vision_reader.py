@@ -637,6 +637,22 @@ def test_coins_beside_the_dice_in_a_soft_webcam_frame_are_not_asked_about(slant)
                     if any(math.hypot(u.x - x, u.y - y) < r for _, x, y, r in truth["coins"])], f"seed {seed}"
 
 
+@pytest.mark.parametrize("turn, slant", [(0.0, 0), (math.pi / 4, 0), (0.0, 40)])
+def test_a_blank_die_lying_square_to_the_camera_is_asked_about(turn, slant):
+    # A die whose face shows nothing to read (its pips worn off, painted over, a blank
+    # face) is asked about. Lying square to the camera, or at 45 degrees, in a sharp frame,
+    # its outline is straight pixel runs between rounded corners: measured at the runs'
+    # ends only, it lay on an ellipse as a coin's does, and the die was never asked about
+    # overhead (0 of 8 frames square to the camera).
+    for seed in range(4):
+        frame, truth = render_scene([4], seed=seed, slant=slant, angles=[turn], positions=[(300, 250)],
+                                    die_colour=(235, 235, 235), pip_colour=(235, 235, 235))
+        _, x, y = truth["dice"][0]
+        reading = read_dice(frame)
+        assert not reading.dice, f"seed {seed}"
+        assert [u for u in reading.uncertain if math.hypot(u.x - x, u.y - y) < 20], f"seed {seed}"
+
+
 @pytest.mark.parametrize("edge", range(4))
 def test_a_coin_half_out_of_the_frame_is_not_taken_for_a_die_half_out(edge):
     # What shows of a die the frame's edge cuts is asked about; what shows of a coin is a

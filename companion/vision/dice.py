@@ -92,7 +92,7 @@ from .calibration import Calibration
 from .face_net import second_opinion
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import (background, blob_outlines, colour_space, crop_to_tray, even_exposure, foreground_mask,
-                      round_outline, working_image)
+                      outline_pixels, round_outline, working_image)
 from .slant import (GUESSED_STRETCHES, UNDER_TOP_REASON, known_or_measured, measurable, possible_sides, side_drop,
                     side_faces, sides_under_their_tops, steeper_stretch, stretch_for, top_face_pips, toward_camera)
 from .types import DiceReading, Die, Uncertain
@@ -526,7 +526,7 @@ def _unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dic
                           key=cv2.contourArea)
             (cx, cy), (rw, rh), _ = cv2.minAreaRect(contour)
             thin = max(rw, rh) > 1.6 * (1 + reach) * min(rw, rh)
-            if round_outline(contour) or (thin and area < 1.2 * one_die):
+            if round_outline(contour + (x, y), mask.shape) or (thin and area < 1.2 * one_die):
                 continue   # round (a coin, a bead), or not die-shaped
             if not thin:
                 points = [(x + float(cx), y + float(cy) - shift)]
@@ -737,7 +737,7 @@ def _flag_unread_shapes(img: np.ndarray, reading: DiceReading, outlines: list[np
             continue
         (x, y), (bw, bh), _ = cv2.minAreaRect(c)
         square = max(bw, bh) < 1.5 * min(bw, bh) and area > 0.7 * bw * bh
-        if (not square or round_outline(c)) and not (side and _cut_die(c, area, side, img.shape)):
+        if (not square or round_outline(c, img.shape)) and not (side and _cut_die(c, area, side, img.shape)):
             continue   # not die-shaped, or round (a coin, a bead)
         if cv2.pointPolygonTest(c, (x, y), False) < 0 or any(
                 cv2.pointPolygonTest(c, (float(sx), float(sy)), False) >= 0 for sx, sy in spots):
@@ -772,14 +772,7 @@ CUT_ROUND = 0.045
 def _off_circle(outline: np.ndarray, shape: tuple[int, ...]) -> float:
     """How far the part of ``outline`` off the image's edge strays from the circle that fits
     it best (root mean square, as a share of its radius; inf with too little to fit)."""
-    h, w = shape[:2]
-    ends = outline.reshape(-1, 2).astype(np.float64)
-    steps = np.roll(ends, -1, axis=0) - ends
-    # (The outline's straight runs filled in, a pixel apart: a die's sides count by their length.)
-    counts = np.maximum(1, np.ceil(np.abs(steps).max(axis=1))).astype(int)
-    points = np.vstack([e + s * (np.arange(n)[:, None] / n) for e, s, n in zip(ends, steps, counts)])
-    inside = (points[:, 0] > 0) & (points[:, 0] < w - 1) & (points[:, 1] > 0) & (points[:, 1] < h - 1)
-    x, y = points[inside].T
+    x, y = outline_pixels(outline, shape).T
     if len(x) < 8:
         return math.inf
     # (A least-squares circle: x^2 + y^2 + D x + E y + F = 0.)

@@ -190,30 +190,54 @@ def fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
 
 # A blob whose outline strays less than this from the ellipse that fits it best (root mean
 # square, as a share of the ellipse's radius there; ``off_ellipse``), or less than
-# ``ROUND_OUTLINE_PX`` pixels (a small disc's outline is a staircase of whole pixels), is
-# round: a coin, a bead, a rivet. Measured on 640x480 frames (the outlines' vertices, as
-# ``blob_outlines`` gives them): rendered coins 0.011-0.024 from overhead to 55 degrees,
-# sharp or blurred, but up to 0.035 at 55 degrees blurred and under a JPEG of quality 70
-# (one in twenty over 0.03); the dark oval rivets in the dev photos' tray wall, 20 px
-# across, 0.29-0.42 px; the real dev dice's outlines of a die's size, 0.032 and 0.50 px at
-# their first percentile (40 degrees from overhead, sharp or blurred). Roundness by area
-# and perimeter cannot tell them apart: a die's outline blurred (a soft webcam, a sigma of
-# 1 px) is as round by it (0.92-0.95) as a coin's, and a rivet's at a slant less (0.83-0.90).
+# ``ROUND_OUTLINE_PX`` pixels (a small disc's outline is a staircase of whole pixels: 0.23-0.26
+# px drawn at any size), is round: a coin, a bead, a rivet. Measured on 640x480 frames along
+# every pixel of the outline, from overhead to 55 degrees, sharp or blurred by up to 1.4 px:
+# rendered coins (under a JPEG of quality 70) 0.020-0.027 at their 99th percentile, 0.033 at
+# most (at 55 degrees); the dark oval rivets in the dev photos' tray wall, 20 px across,
+# 0.016-0.035 and 0.22-0.44 px (2 in 100 round by neither); the real dev dice's outlines
+# 0.029-0.032 and 0.41-0.50 px at their first percentile. The tails meet: a die in a
+# hundred or so, blurred, is as round as the roundest coins, and is read by its pips or not
+# at all. Roundness by area and perimeter cannot tell them apart: a die's outline blurred
+# (a soft webcam, a sigma of 1 px) is as round by it (0.92-0.95) as a coin's, and a rivet's
+# at a slant less (0.83-0.90).
 ROUND_OUTLINE = 0.03
-ROUND_OUTLINE_PX = 0.45
+ROUND_OUTLINE_PX = 0.40
 
 
-def off_ellipse(outline: np.ndarray) -> tuple[float, float]:
-    """How far ``outline``'s points stray from the ellipse that fits them best: the root mean
-    square of each point's distance from the centre as a share of the ellipse's radius that
-    way, less one (0 for an ellipse; ~0.1 for a square), and that times the ellipse's mean
-    radius, in pixels (inf for both with under five points)."""
-    if len(outline) < 5:
+def outline_pixels(vertices: np.ndarray, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    """The closed polygon ``vertices`` (an outline, as ``cv2.findContours`` gives it) as
+    points a pixel apart or less along it, floats; with the image's ``shape``, those on its
+    edge left out (where the frame cuts a thing is not the thing's outline). An outline
+    simplified to its vertices (``CHAIN_APPROX_SIMPLE``) keeps few points on a straight side
+    and many on a curve: measured by its vertices, a square die lying square to the camera,
+    or at 45 degrees, kept only its rounded corners, which an ellipse fits as well as a coin."""
+    ends = vertices.reshape(-1, 2).astype(np.float64)
+    steps = np.roll(ends, -1, axis=0) - ends
+    counts = np.maximum(np.ceil(np.hypot(steps[:, 0], steps[:, 1])), 1).astype(int)
+    which = np.repeat(np.arange(len(ends)), counts)
+    along = (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)) / counts[which]
+    points = ends[which] + steps[which] * along[:, None]
+    if shape is None:
+        return points
+    h, w = shape[:2]
+    x, y = points[:, 0], points[:, 1]
+    return points[(x > 0) & (x < w - 1) & (y > 0) & (y < h - 1)]
+
+
+def off_ellipse(outline: np.ndarray, shape: tuple[int, ...] | None = None) -> tuple[float, float]:
+    """How far ``outline`` (``outline_pixels``: the part off the edge of an image of
+    ``shape``, if given) strays from the ellipse that fits it best: the root mean square of
+    each point's distance from the centre as a share of the ellipse's radius that way, less
+    one (0 for an ellipse; ~0.11 for a square, turned any way), and that times the
+    ellipse's mean radius, in pixels (inf for both with under eight points)."""
+    pts = outline_pixels(outline, shape)
+    if len(pts) < 8:
         return math.inf, math.inf
-    (cx, cy), (width, height), degrees = cv2.fitEllipse(outline)
+    (cx, cy), (width, height), degrees = cv2.fitEllipse(pts.astype(np.float32))
     if min(width, height) <= 0:
         return math.inf, math.inf
-    pts = outline.reshape(-1, 2).astype(np.float64) - (cx, cy)
+    pts -= (cx, cy)
     t = math.radians(degrees)
     # (the points in the ellipse's own axes, each axis scaled to a unit circle)
     u = (pts[:, 0] * math.cos(t) + pts[:, 1] * math.sin(t)) / (width / 2)
@@ -222,8 +246,8 @@ def off_ellipse(outline: np.ndarray) -> tuple[float, float]:
     return share, share * math.sqrt(width * height) / 2
 
 
-def round_outline(outline: np.ndarray) -> bool:
-    """Whether a blob's ``outline`` is round (``ROUND_OUTLINE``, ``ROUND_OUTLINE_PX``): a coin,
-    a bead or a rivet, not a die."""
-    share, pixels = off_ellipse(outline)
+def round_outline(outline: np.ndarray, shape: tuple[int, ...] | None = None) -> bool:
+    """Whether a blob's ``outline`` (off the edge of an image of ``shape``, if given) is round
+    (``ROUND_OUTLINE``, ``ROUND_OUTLINE_PX``): a coin, a bead or a rivet, not a die."""
+    share, pixels = off_ellipse(outline, shape)
     return share < ROUND_OUTLINE or pixels < ROUND_OUTLINE_PX
