@@ -190,17 +190,17 @@ def fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
 
 # A blob whose outline strays less than this from the ellipse that fits it best (root mean
 # square, as a share of the ellipse's radius there; ``off_ellipse``), or less than
-# ``ROUND_OUTLINE_PX`` pixels (a small disc's outline is a staircase of whole pixels: 0.23-0.26
-# px drawn at any size), is round: a coin, a bead, a rivet. Measured on 640x480 frames along
-# every pixel of the outline, from overhead to 55 degrees, sharp or blurred by up to 1.4 px:
-# rendered coins (under a JPEG of quality 70) 0.020-0.027 at their 99th percentile, 0.033 at
-# most (at 55 degrees); the dark oval rivets in the dev photos' tray wall, 20 px across,
-# 0.016-0.035 and 0.22-0.44 px (2 in 100 round by neither); the real dev dice's outlines
-# 0.029-0.032 and 0.41-0.50 px at their first percentile. The tails meet: a die in a
-# hundred or so, blurred, is as round as the roundest coins, and is read by its pips or not
-# at all. Roundness by area and perimeter cannot tell them apart: a die's outline blurred
-# (a soft webcam, a sigma of 1 px) is as round by it (0.92-0.95) as a coin's, and a rivet's
-# at a slant less (0.83-0.90).
+# ``ROUND_OUTLINE_PX`` pixels (a disc's outline is a staircase of whole pixels: 0.2-0.3 px off
+# its ellipse at any size, which is much of a small disc's radius), is round: a coin, a bead, a
+# rivet. Measured on 640x480 frames along every pixel of the outline, from overhead to 55
+# degrees, sharp or blurred by up to 1.4 px: rendered coins (under a JPEG of quality 70)
+# 0.020-0.027 at their 99th percentile, 0.033 at most (at 55 degrees); the dark oval rivets in
+# the dev photos' tray wall, 20 px across, 0.016-0.035 and 0.22-0.44 px (2 in 100 round by
+# neither); the real dev dice's outlines 0.029-0.032 and 0.41-0.50 px at their first
+# percentile. The tails meet: a die in a hundred or so, blurred, is as round as the roundest
+# coins, and is read by its pips or not at all. Roundness by area and perimeter cannot tell
+# them apart: a die's outline blurred (a soft webcam, a sigma of 1 px) is as round by it
+# (0.92-0.95) as a coin's, and a rivet's at a slant less (0.83-0.90).
 ROUND_OUTLINE = 0.03
 ROUND_OUTLINE_PX = 0.40
 
