@@ -512,24 +512,21 @@ def _unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dic
             continue
         points = []
         if area < 1.8 * one_die:
-            blob = own.view(np.uint8)
             # (the top face is the far end of a slanted die's outline)
             shift = 0.5 * reach * side if along_y else 0.0
-            ys, xs = np.nonzero(blob)
+            ys, xs = np.nonzero(own)
             xs, ys = xs + (x + 0.5), ys + (y + 0.5)
             if not free(xs.mean(keepdims=True), ys.mean(keepdims=True))[0]:
                 off = free(xs, ys)
                 if np.count_nonzero(off) > 0.4 * side * side:
                     out.append((float(xs[off].mean()), float(ys[off].mean()) - shift))
                 continue
-            contour = max(cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
-                          key=cv2.contourArea)
-            (cx, cy), (rw, rh), _ = cv2.minAreaRect(contour)
+            (cx, cy), (rw, rh), _ = cv2.minAreaRect(outline)
             thin = max(rw, rh) > 1.6 * (1 + reach) * min(rw, rh)
-            if round_outline(contour + (x, y), mask.shape) or (thin and area < 1.2 * one_die):
+            if round_outline(outline, mask.shape) or (thin and area < 1.2 * one_die):
                 continue   # round (a coin, a bead), or not die-shaped
             if not thin:
-                points = [(x + float(cx), y + float(cy) - shift)]
+                points = [(float(cx), float(cy) - shift)]
         if not points:   # (a few dice touching, or two smaller than the size measured: a grid)
             points = _grid(own, x, y, outline, side, spots)
         if points:
