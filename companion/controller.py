@@ -141,6 +141,15 @@ class Controller:
         self._notice(f"Camera not level ({abs(degrees):.0f} deg): level it to read dice surely",
                      self.cfg.error_seconds)
 
+    def dice_small(self, width: float) -> None:
+        """The rolls show the dice only ``width`` px wide in the camera's picture: fewer are
+        read right so, which a nearer camera (or a larger frame) mends."""
+        self._notice(f"Dice small in picture ({width:.0f} px): move camera nearer", self.cfg.error_seconds)
+
+    def camera_steep(self, degrees: float) -> None:
+        """The rolls show the camera ``degrees`` from overhead, steeper than reads well."""
+        self._notice(f"Camera steep ({degrees:.0f} deg): raise it to read dice surely", self.cfg.error_seconds)
+
     def tray(self) -> tuple[str, int] | None:
         """What the tray reader should look for now, or None."""
         p = self._prompt()

@@ -23,6 +23,8 @@ from companion.table import Table
 
 CAMERA_RETRY_SECONDS = 5.0
 STALE_FRAME_SECONDS = 5.0
+# The rolls whose dice's size must agree before the players hear it is too small.
+SIZED_ROLLS = 3
 
 
 class Daemon:
@@ -51,7 +53,8 @@ class Daemon:
         self.last_step_at = clock()
         self.stopping = False
         self.camera_problem = ""
-        self.told_turned = False   # (the players asked once to level a turned camera)
+        # (what the players were told, once each, of where the camera stands: _tell_about_camera)
+        self.told_turned = self.told_small = self.told_steep = False
 
     # ------------------------------------------------------------------ one iteration
 
@@ -114,19 +117,31 @@ class Daemon:
         reading = self.detector.feed(frame, now)
         if reading is not None:
             self.controller.reading(reading)
-            self._tell_if_turned()
+            self._tell_about_camera(frame.shape)
 
-    def _tell_if_turned(self) -> None:
-        """Once the rolls show the camera turned about its own axis enough to cost readings
-        (``setup.TURNED``, as ``companion calibrate`` says it), ask the players, once, to
-        level it."""
-        roll = self.detector.learnt_roll
-        if roll is None or self.told_turned:
-            return
-        from companion.vision.setup import TURNED
-        self.told_turned = True   # (said or not: the rolls have spoken)
-        if abs(roll) >= TURNED:
-            self.controller.camera_turned(roll)
+    def _tell_about_camera(self, frame_shape: tuple[int, ...]) -> None:
+        """Once the rolls show where the camera stands, tell the players, once each thing,
+        what costs readings there, as ``companion calibrate`` says it (``setup``): the camera
+        turned about its own axis (``TURNED``), the dice too small in its picture
+        (``SMALL_DIE``, once ``SIZED_ROLLS`` rolls show their size: one misread roll does
+        not), the camera too steep (``STEEP``). (Said or not, the rolls have spoken: each is
+        judged once per camera.)"""
+        from companion.vision.setup import SMALL_DIE, STEEP, TURNED, die_width, slant_degrees
+        d = self.detector
+        if not self.told_turned and d.learnt_roll is not None:
+            self.told_turned = True
+            if abs(d.learnt_roll) >= TURNED:
+                self.controller.camera_turned(d.learnt_roll)
+        if not self.told_small and d.sized_rolls >= SIZED_ROLLS:
+            self.told_small = True
+            width = die_width(d.learnt_die_size, frame_shape[1::-1])
+            if width < SMALL_DIE:
+                self.controller.dice_small(width)
+        if not self.told_steep and d.learnt_stretch is not None:
+            self.told_steep = True
+            slant = slant_degrees(d.learnt_stretch)
+            if slant > STEEP:
+                self.controller.camera_steep(slant)
 
     def _detector(self, kind: str):
         from companion.vision.settle import SettleDetector
@@ -150,7 +165,7 @@ class Daemon:
         self._armed_for = None
         # (The camera that comes back may stand elsewhere: nothing learnt of this one holds.)
         self.detector, self._detectors = None, {}
-        self.told_turned = False
+        self.told_turned = self.told_small = self.told_steep = False
         self.camera_retry_at = now + CAMERA_RETRY_SECONDS
         self.controller.set_camera(False)
 

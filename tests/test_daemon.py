@@ -94,6 +94,30 @@ def test_players_are_asked_once_to_level_a_camera_the_rolls_show_turned(turn, tm
     daemon.table.close()
 
 
+@pytest.mark.parametrize("style, said", [({}, ()), ({"die_size": 18}, ("Dice small in picture (18 px)",)),
+                                         ({"slant": 58}, ("Camera steep (58 deg)",))])
+def test_players_are_told_once_of_dice_too_small_or_a_camera_too_steep(style, said, tmp_path):
+    # A camera whose dice are 18 px wide in its picture, or 58 degrees from overhead, costs
+    # readings: once the rolls show it (three rolls' dice sizes; the 4s and 5s that show the
+    # slant), the players are told, once, what to do; a camera overhead, its dice 44 px
+    # wide, is left alone.
+    from companion.devices.camera import SyntheticSource
+
+    daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path, camera=SyntheticSource(seed=3, style=style))
+    told = {}
+
+    def note():
+        told.update({id(n): n.text for n in daemon.controller.notices
+                     if n.text.startswith(("Dice small", "Camera steep"))})
+
+    play_until(daemon, bots, lambda: note() or (daemon.told_small and (daemon.told_steep or "slant" not in style)))
+    generation = daemon.controller.tray_generation
+    play_until(daemon, bots, lambda: note() or daemon.controller.tray_generation >= generation + 4)
+    assert len(told) == len(said) and all(t.startswith(s) for t, s in zip(told.values(), said))
+    daemon.devices.close()
+    daemon.table.close()
+
+
 def test_the_watchdog_is_withheld_while_frames_stop_coming(tmp_path):
     daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path)
     play_until(daemon, bots, lambda: daemon.controller.tray() is not None)

@@ -166,6 +166,23 @@ def test_calibrate_tells_the_installer_to_level_a_turned_camera(turn, said, caps
     assert json.loads(out.read_text())["roll"] == pytest.approx(turn, abs=1.5)
 
 
+@pytest.mark.parametrize("style, said", [({}, None), ({"die_size": 18}, "the dice are about 18 px wide"),
+                                         ({"slant": 58}, "about 58 degrees from overhead")])
+def test_calibrate_tells_the_installer_of_dice_too_small_or_a_camera_too_steep(style, said, capsys, tmp_path):
+    # Dice 44 px wide seen from overhead read well; 18 px wide, or seen 58 degrees from
+    # overhead, fewer are read right: calibrating says so and what to do, and saves the
+    # calibration all the same.
+    paths = []
+    for s in range(3):
+        paths.append(str(tmp_path / f"f{s}.png"))
+        cv2.imwrite(paths[-1], render_tray([4, 5, 4, 5, 2, 6], seed=20 + s, **style))
+    out = tmp_path / "setup.json"
+    assert main(["calibrate", "--out", str(out), *paths]) == 0
+    err = capsys.readouterr().err
+    assert (said in err and ("nearer" in err or "raise" in err)) if said else err == ""
+    assert json.loads(out.read_text())["die_size"] > 0
+
+
 def test_calibrate_refuses_a_strip_for_a_frame(capsys, tmp_path):
     strip = str(tmp_path / "strip.png")
     cv2.imwrite(strip, render_tray([2, 5], seed=4)[200:201])

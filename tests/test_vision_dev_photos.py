@@ -204,6 +204,21 @@ def test_a_calibration_tells_a_camera_turned_about_its_axis_from_a_level_one(rol
     assert (turned_advice(cal) is not None) == bool(roll)
 
 
+@pytest.mark.parametrize("frame, tilt, said", [("640x480", 40.0, ()), ("400x300", 40.0, ("px wide",)),
+                                               ("640x480", 58.0, ("degrees from overhead",)),
+                                               ("400x300", 58.0, ("px wide", "degrees from overhead"))])
+def test_a_calibration_tells_the_installer_where_dice_are_too_small_or_the_camera_too_steep(frame, tilt, said):
+    # ``companion calibrate`` from three webcam frames of real dice: 29 px wide at 640x480
+    # and 40 degrees from overhead, which read well; 18 px at 400x300, where a fifth or more
+    # are not read right; a camera 58 degrees from overhead, which squashes the tops so
+    # that 1 in 7 or more are not. The installer hears of each, and of nothing else.
+    from companion.vision.setup import measure_setup, placement_advice
+
+    names = ["IMG_20191208_113019.jpg", "IMG_20191209_095359.jpg", "IMG_20191209_095431.jpg"]
+    advice = placement_advice(measure_setup([_photo(name, frame=frame, jpeg=80, tilt=tilt)[0] for name in names]))
+    assert len(advice) == len(said) and all(any(s in a for a in advice) for s in said)
+
+
 def test_a_calibrated_tray_holds_the_dice_at_its_rim_and_leaves_out_its_wall():
     # ``companion calibrate`` from three webcam frames of the white tray, whose light falls
     # off towards its rim: the floor's colour measures a region well inside the tray, which

@@ -15,7 +15,7 @@ points at it). Every field is optional: an empty calibration means "assume nothi
   (``slant.known_or_measured``); from overhead, none is measured.
 - ``roll``: how far the camera was turned about its own axis (degrees its picture is
   turned anticlockwise; ``slant.layout_roll``), where a slant let it be measured: a record
-  for the installer (``setup.turned_advice``), not undone by the reader.
+  for the installer (``setup.placement_advice``), not undone by the reader.
 - ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``), with the
   ``stretch`` its photos were read at.
 """

@@ -202,7 +202,7 @@ def _coins_calibrate(args) -> int:
 
 def _calibrate(args) -> int:
     from .calibration import CalibrationError
-    from .setup import measure_setup, turned_advice
+    from .setup import measure_setup, placement_advice
     frames = []
     for path in args.images:
         img = _load_image(path)
@@ -225,8 +225,7 @@ def _calibrate(args) -> int:
         missing = "the dice size" + (" and the camera's slant were" if measured.stretch is None else " was")
         _err(f"no die was found in these frames, so {missing} not measured: "
              "calibrate again with a few dice lying in the tray")
-    advice = turned_advice(measured)
-    if advice:
+    for advice in placement_advice(measured):
         _err(advice)
     cal = base.merged(measured)
     cal.save(args.out)

@@ -43,7 +43,9 @@ things from the rolls it reports, and reads later frames with them:
 
 It learns one thing more, for the players rather than the reader: how far a camera at a
 slant is turned about its own axis (``learnt_roll``, from the 4s and 5s as they pool to
-``slant.MIN_ROLL_FACES``; the daemon asks for a level camera where that is worth it).
+``slant.MIN_ROLL_FACES``). The daemon asks for a level camera where that is worth it, and
+likewise tells the players of dice too small in the picture (``learnt_die_size``, over
+``sized_rolls`` rolls) or a camera too steep (``learnt_stretch``): ``setup.placement_advice``.
 
 ``reset()`` forgets everything: disarmed, and what the rolls showed (``reset(forget=False)``
 keeps that: the daemon's next roll, same camera). ``state`` is one of "idle", "armed",
@@ -100,6 +102,11 @@ class SettleDetector:
         """The die side (px) the rolls reported so far showed: the median of the last
         ``KEPT_SIDES`` (None before the first)."""
         return round(statistics.median(self._sides), 1) if self._sides else None
+
+    @property
+    def sized_rolls(self) -> int:
+        """How many of the rolls reported ``learnt_die_size`` stands on (at most ``KEPT_SIDES``)."""
+        return len(self._sides)
 
     def _read_as_learnt(self, frame: np.ndarray) -> DiceReading:
         """read_dice, told what the rolls reported so far showed where the calibration does

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import cv2
@@ -9,7 +10,7 @@ import numpy as np
 
 from .calibration import Calibration, CalibrationError
 from .pips import find_pips
-from .segment import even_exposure, working_image
+from .segment import WORK_SIDE, even_exposure, working_image
 from .slant import MIN_PIPS, layout_roll, layout_stretch, steeper_stretch, stretch_for, top_face_pips
 
 
@@ -30,6 +31,20 @@ TRAY_MARGIN = 2.0
 # it as much.) Where the 4s and 5s of three held-out frames measured it, a level camera
 # measured 3.3 degrees at most, and one turned by 10, 8.0-12.3.
 TURNED = 8.0
+# Dice narrower than this (px, in the picture the reader works on: a frame up to
+# ``WORK_SIDE`` long as it is) show pips of a pixel or two, and fewer are read right. Every
+# other dev photo as 480x360, 640x480 and 960x720 frames 40 degrees from overhead, JPEG
+# 80, one look, each die by its width (its label's box over 1.5, as the reader measures a
+# die there): 32 px or more, 96-97 % read right; 28-32, 94 %; 24-28, 92 %; 20-24, 88 %;
+# 16-20, 74 %; 12-16, 55 %. At 640x480 the dice there are 29 px wide (the median).
+SMALL_DIE = 24.0
+# A camera further than this many degrees from overhead squashes the top faces so much
+# that fewer are read right. All 250 dev photos as 640x480 frames, JPEG 80, one look:
+# 93.4 % read right at 40 degrees, 90.0 % at 45, 88.4 % at 50, 84.9 % at 55 (three looks,
+# 94.4 % at 40 and 87.2 % at 55). The slant ``measure_setup`` measures: 29, 46, 54 and 60
+# degrees for cameras 30, 45, 55 and 62 degrees from overhead (the median of ten
+# calibrations, each from 3 held-out frames).
+STEEP = 45.0
 
 
 def tray_region(img: np.ndarray) -> list[float] | None:
@@ -129,3 +144,39 @@ def turned_advice(cal: Calibration) -> str | None:
     return (f"the camera's picture is turned about {abs(cal.roll):.0f} degrees {way} from level (as the "
             "dice's 4s and 5s show): turned so, 2-3 % fewer dice are read right; "
             "turn the camera level and calibrate again")
+
+
+def die_width(die_size: float, frame_size: Sequence[int]) -> float:
+    """A die ``die_size`` px wide in a frame of ``frame_size`` [w, h], in the picture the
+    reader works on (``working_image``: shrunk to ``WORK_SIDE`` if longer)."""
+    return die_size * min(1.0, WORK_SIDE / max(frame_size))
+
+
+def slant_degrees(stretch: Sequence[float] | None) -> float:
+    """How far from overhead a camera looks that squashes the top faces by ``stretch``
+    [fx, fy] (a face at an angle a from overhead shows cos(a) of its depth)."""
+    return math.degrees(math.acos(1.0 / max(stretch))) if stretch else 0.0
+
+
+def placement_advice(cal: Calibration) -> list[str]:
+    """What to tell the installer about where the camera stands: the dice too small in its
+    picture (``SMALL_DIE``), the camera too steep (``STEEP``) or turned about its own axis
+    (``turned_advice``); none where all is well, or was not measured."""
+    advice = []
+    if cal.die_size and cal.frame_size:
+        width = die_width(cal.die_size, cal.frame_size)
+        if width < SMALL_DIE:
+            advice.append(f"the dice are about {width:.0f} px wide in the camera's picture: under {SMALL_DIE:.0f} px "
+                          "their pips are a pixel or two, and 1 in 8 dice (at 20 px) to 1 in 4 (at 16 px) "
+                          "is not read right; move the camera nearer the tray, or set a larger [camera] width and "
+                          "height (dice 32 px wide or more read best)")
+    slant = slant_degrees(cal.stretch)
+    if slant > STEEP:
+        advice.append(f"the camera looks at the tray about {slant:.0f} degrees from overhead: steeper than "
+                      f"{STEEP:.0f}, the dice's tops are squashed and fewer are read right (1 in 15 dice is not read "
+                      "right at 40 degrees, 1 in 10 at 45, 1 in 7 at 55); raise the camera or tilt it nearer "
+                      "to overhead")
+    turned = turned_advice(cal)
+    if turned:
+        advice.append(turned)
+    return advice
