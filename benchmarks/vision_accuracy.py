@@ -39,6 +39,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from companion.vision.photo_views import CHROMA, as_frame, load_labels  # noqa: E402
 
 DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "dice-real-dev")
+# A label's box is this many times as wide as the reader measures its die (the median over
+# the dice read in every other photo as 480x360 frames 40 degrees from overhead, 1.52, and
+# as 960x720 frames, 1.50): the box holds a margin around the top face.
+LABEL_TO_DIE = 1.5
 
 
 def score_image(reading, labels) -> dict:
@@ -46,7 +50,8 @@ def score_image(reading, labels) -> dict:
     box (grown by 15 %) holds its centre; each label takes at most one reading (dice first,
     then uncertain spots). An uncertain spot in no label's box is ``stray``: the players
     would be asked about a die where none lies (the tray, a rivet, a coin)."""
-    res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "pairs": []}
+    res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "pairs": [],
+           "outcomes": ["missed"] * len(labels)}   # (each label's: correct, wrong, uncertain or missed)
     claimed = set()
 
     def nearest(x, y):
@@ -68,12 +73,15 @@ def score_image(reading, labels) -> dict:
         claimed.add(hit)
         truth = labels[hit][0]
         res["pairs"].append((truth, d.value))
-        res["correct" if truth == d.value else "wrong"] += 1
+        outcome = "correct" if truth == d.value else "wrong"
+        res[outcome] += 1
+        res["outcomes"][hit] = outcome
     for u in reading.uncertain:
         hit = nearest(u.x, u.y)
         if hit is not None:
             claimed.add(hit)
             res["uncertain"] += 1
+            res["outcomes"][hit] = "uncertain"
             res["pairs"].append((labels[hit][0], -1))
         elif not any(abs(u.x - lx) <= 0.575 * bw and abs(u.y - ly) <= 0.575 * bh for _, lx, ly, bw, bh in labels):
             res["stray"] += 1
@@ -114,6 +122,8 @@ def main(argv=None) -> int:
                     "read` takes them (pooling.read_still; default its STILL_LOOKS); 1: one reading, "
                     "as the settle detector reads each frame")
     ap.add_argument("--verbose", action="store_true", help="one line per photo")
+    ap.add_argument("--by-width", action="store_true", help="also the scores by each die's width in the frame "
+                    f"(its label's box over {LABEL_TO_DIE}, as the reader measures a die), in 4 px steps")
     ap.add_argument("--model", help="face-network weights to use instead of the shipped ones "
                     "(e.g. trained with --holdout, to score photos it never saw)")
     ap.add_argument("--pips-only", action="store_true", help="the pip reader alone, no network")
@@ -156,6 +166,7 @@ def main(argv=None) -> int:
     tot = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0}
     stray_photos = 0
     confusion = {}
+    widths: dict[int, dict[str, int]] = {}
     n_dice = 0
     t_read = 0.0
     for k, f in enumerate(files):
@@ -174,6 +185,9 @@ def main(argv=None) -> int:
         stray_photos += res["stray"] > 0
         for pair in res["pairs"]:
             confusion[pair] = confusion.get(pair, 0) + 1
+        for (_, _, _, bw, _), outcome in zip(labels, res["outcomes"]):
+            counts = widths.setdefault(int(bw / LABEL_TO_DIE // 4 * 4), {})
+            counts[outcome] = counts.get(outcome, 0) + 1
         if args.verbose and (res["wrong"] or res["phantom"] or res["missed"] or res["uncertain"]):
             print(f"{os.path.basename(f)}: {len(labels)} dice, wrong {res['wrong']}, phantom "
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
@@ -196,6 +210,12 @@ def main(argv=None) -> int:
         row = [confusion.get((t, v), 0) for v in (1, 2, 3, 4, 5, 6, -1, None)]
         name = "no die" if t == 0 else f"true {t}"
         print(f"{name:>7} " + " ".join(f"{c:>5}" for c in row))
+    if args.by_width:
+        print("by die width (px in the frame): dice, read right, wrong value, uncertain, missed")
+        for w, counts in sorted(widths.items()):
+            n = sum(counts.values())
+            print(f"  {w:3d}-{w + 4:<3d} {n:5d} {100.0 * counts.get('correct', 0) / n:6.1f} %"
+                  + "".join(f" {counts.get(k, 0):5d}" for k in ("wrong", "uncertain", "missed")))
     return 0
 
 

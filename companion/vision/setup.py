@@ -34,9 +34,9 @@ TURNED = 8.0
 # Dice narrower than this (px, in the picture the reader works on: a frame up to
 # ``WORK_SIDE`` long as it is) show pips of a pixel or two, and fewer are read right. Every
 # other dev photo as 480x360, 640x480 and 960x720 frames 40 degrees from overhead, JPEG
-# 80, one look, each die by its width (its label's box over 1.5, as the reader measures a
-# die there): 32 px or more, 96-97 % read right; 28-32, 94 %; 24-28, 92 %; 20-24, 88 %;
-# 16-20, 74 %; 12-16, 55 %. At 640x480 the dice there are 29 px wide (the median).
+# 80, one look, the three summed by each die's width (``vision_accuracy.py --by-width``):
+# 32 px or more, 96-98 % read right; 28-32, 94 %; 24-28, 92 %; 20-24, 88 %; 16-20, 74 %;
+# 12-16, 55 %. At 640x480 the dice there are 29 px wide (the median).
 SMALL_DIE = 24.0
 # A camera further than this many degrees from overhead squashes the top faces so much
 # that fewer are read right. All 250 dev photos as 640x480 frames, JPEG 80, one look:
@@ -167,7 +167,7 @@ def placement_advice(cal: Calibration) -> list[str]:
         width = die_width(cal.die_size, cal.frame_size)
         if width < SMALL_DIE:
             advice.append(f"the dice are about {width:.0f} px wide in the camera's picture: under {SMALL_DIE:.0f} px "
-                          "their pips are a pixel or two, and 1 in 8 dice (at 20 px) to 1 in 4 (at 16 px) "
+                          "their pips are a pixel or two, and 1 in 9 dice (at 20-24 px) to 1 in 4 (at 16-20 px) "
                           "is not read right; move the camera nearer the tray, or set a larger [camera] width and "
                           "height (dice 32 px wide or more read best)")
     slant = slant_degrees(cal.stretch)
