@@ -183,6 +183,20 @@ def test_calibrate_tells_the_installer_of_dice_too_small_or_a_camera_too_steep(s
     assert json.loads(out.read_text())["die_size"] > 0
 
 
+def test_small_dice_in_a_frame_the_reader_shrinks_are_told_as_it_sees_them():
+    # A 2000x1500 camera frame is read shrunk to 1000 px long: its 40 px dice are 20 px to
+    # the reader, which a larger frame would not mend; a 640x480 frame's 20 px dice, which
+    # a larger frame would, are told as they are.
+    from companion.vision.calibration import Calibration
+    from companion.vision.setup import placement_advice
+
+    big, = placement_advice(Calibration(die_size=40, frame_size=[2000, 1500]))
+    assert "about 20 px wide as the reader sees them" in big and "[camera] width" not in big
+    small, = placement_advice(Calibration(die_size=20, frame_size=[640, 480]))
+    assert "about 20 px wide in the camera's picture" in small and "[camera] width" in small
+    assert placement_advice(Calibration(die_size=30, frame_size=[640, 480])) == []
+
+
 def test_calibrate_refuses_a_strip_for_a_frame(capsys, tmp_path):
     strip = str(tmp_path / "strip.png")
     cv2.imwrite(strip, render_tray([2, 5], seed=4)[200:201])

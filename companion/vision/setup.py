@@ -166,10 +166,15 @@ def placement_advice(cal: Calibration) -> list[str]:
     if cal.die_size and cal.frame_size:
         width = die_width(cal.die_size, cal.frame_size)
         if width < SMALL_DIE:
-            advice.append(f"the dice are about {width:.0f} px wide in the camera's picture: under {SMALL_DIE:.0f} px "
+            # (a frame longer than the reader's working size gives it no more pixels)
+            shrunk = max(cal.frame_size) > WORK_SIDE
+            larger = "" if max(cal.frame_size) >= WORK_SIDE else ", or set a larger [camera] width and height"
+            seen = f"as the reader sees them (the frame shrunk to {WORK_SIDE} px long)" if shrunk \
+                else "in the camera's picture"
+            advice.append(f"the dice are about {width:.0f} px wide {seen}: under {SMALL_DIE:.0f} px "
                           "their pips are a pixel or two, and 1 in 9 dice (at 20-24 px) to 1 in 4 (at 16-20 px) "
-                          "is not read right; move the camera nearer the tray, or set a larger [camera] width and "
-                          "height (dice 32 px wide or more read best)")
+                          f"is not read right; move the camera nearer the tray{larger} (dice 32 px wide or more "
+                          "read best)")
     slant = slant_degrees(cal.stretch)
     if slant > STEEP:
         advice.append(f"the camera looks at the tray about {slant:.0f} degrees from overhead: steeper than "
