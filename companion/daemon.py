@@ -121,27 +121,25 @@ class Daemon:
 
     def _tell_about_camera(self, frame_shape: tuple[int, ...]) -> None:
         """Once the rolls show where the camera stands, tell the players, once each thing,
-        what costs readings there, as ``companion calibrate`` says it (``setup``): the camera
-        turned about its own axis (``TURNED``), the dice too small in its picture
-        (``SMALL_DIE``, once ``SIZED_ROLLS`` rolls show their size: one misread roll does
-        not), the camera too steep (``STEEP``). (Said or not, the rolls have spoken: each is
-        judged once per camera.)"""
-        from companion.vision.setup import SMALL_DIE, STEEP, TURNED, die_width, slant_degrees
+        what costs readings there, as ``companion calibrate`` tells the installer
+        (``setup.placement_costs``): its turn about its own axis, the dice's size (once
+        ``SIZED_ROLLS`` rolls show it: one misread roll does not), its slant. (Said or not,
+        the rolls have spoken: each is judged once per camera.)"""
+        from companion.vision.calibration import Calibration
+        from companion.vision.setup import placement_costs
         d = self.detector
+        # (what the rolls show now that was not judged yet)
+        learnt = Calibration(frame_size=[frame_shape[1], frame_shape[0]])
         if not self.told_turned and d.learnt_roll is not None:
-            self.told_turned = True
-            if abs(d.learnt_roll) >= TURNED:
-                self.controller.camera_turned(d.learnt_roll)
+            self.told_turned, learnt.roll = True, d.learnt_roll
         if not self.told_small and d.sized_rolls >= SIZED_ROLLS:
-            self.told_small = True
-            width = die_width(d.learnt_die_size, frame_shape[1::-1])
-            if width < SMALL_DIE:
-                self.controller.dice_small(width)
+            self.told_small, learnt.die_size = True, d.learnt_die_size
         if not self.told_steep and d.learnt_stretch is not None:
-            self.told_steep = True
-            slant = slant_degrees(d.learnt_stretch)
-            if slant > STEEP:
-                self.controller.camera_steep(slant)
+            self.told_steep, learnt.stretch = True, list(d.learnt_stretch)
+        tell = {"turned": self.controller.camera_turned, "small": self.controller.dice_small,
+                "steep": self.controller.camera_steep}
+        for what, measure in placement_costs(learnt).items():
+            tell[what](measure)
 
     def _detector(self, kind: str):
         from companion.vision.settle import SettleDetector

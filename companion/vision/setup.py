@@ -135,13 +135,35 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
     return cal.validate()
 
 
+def placement_costs(cal: Calibration) -> dict[str, float]:
+    """What costs readings in where the camera stands, as ``cal`` measured it (nothing it did
+    not measure): "small", the dice's width as the reader sees them (``die_width``), under
+    ``SMALL_DIE``; "steep", the camera's degrees from overhead (``slant_degrees``), over
+    ``STEEP``; "turned", its picture's turn about its own axis (degrees anticlockwise),
+    ``TURNED`` or more. ``companion calibrate`` tells the installer of them
+    (``placement_advice``), the daemon the players, as the rolls show them."""
+    costs = {}
+    width = die_width(cal.die_size, cal.frame_size) if cal.die_size and cal.frame_size else math.inf
+    if width < SMALL_DIE:
+        costs["small"] = width
+    slant = slant_degrees(cal.stretch)
+    if slant > STEEP:
+        costs["steep"] = slant
+    if cal.roll is not None and abs(cal.roll) >= TURNED:
+        costs["turned"] = cal.roll
+    return costs
+
+
 def turned_advice(cal: Calibration) -> str | None:
     """What to tell the installer about the camera's turn about its own axis, if it is
     worth levelling (``TURNED``); None otherwise, or where it was not measured."""
-    if cal.roll is None or abs(cal.roll) < TURNED:
-        return None
-    way = "anticlockwise" if cal.roll > 0 else "clockwise"
-    return (f"the camera's picture is turned about {abs(cal.roll):.0f} degrees {way} from level (as the "
+    roll = placement_costs(cal).get("turned")
+    return None if roll is None else _turned_text(roll)
+
+
+def _turned_text(roll: float) -> str:
+    way = "anticlockwise" if roll > 0 else "clockwise"
+    return (f"the camera's picture is turned about {abs(roll):.0f} degrees {way} from level (as the "
             "dice's 4s and 5s show): turned so, 2-3 % fewer dice are read right; "
             "turn the camera level and calibrate again")
 
@@ -159,29 +181,25 @@ def slant_degrees(stretch: Sequence[float] | None) -> float:
 
 
 def placement_advice(cal: Calibration) -> list[str]:
-    """What to tell the installer about where the camera stands: the dice too small in its
-    picture (``SMALL_DIE``), the camera too steep (``STEEP``) or turned about its own axis
-    (``turned_advice``); none where all is well, or was not measured."""
+    """What to tell the installer of ``placement_costs``, and what to do about each; none
+    where all is well, or was not measured."""
+    costs = placement_costs(cal)
     advice = []
-    if cal.die_size and cal.frame_size:
-        width = die_width(cal.die_size, cal.frame_size)
-        if width < SMALL_DIE:
-            # (a frame longer than the reader's working size gives it no more pixels)
-            shrunk = max(cal.frame_size) > WORK_SIDE
-            larger = "" if max(cal.frame_size) >= WORK_SIDE else ", or set a larger [camera] width and height"
-            seen = f"as the reader sees them (the frame shrunk to {WORK_SIDE} px long)" if shrunk \
-                else "in the camera's picture"
-            advice.append(f"the dice are about {width:.0f} px wide {seen}: under {SMALL_DIE:.0f} px "
-                          "their pips are a pixel or two, and 1 in 9 dice (at 20-24 px) to 1 in 4 (at 16-20 px) "
-                          f"is not read right; move the camera nearer the tray{larger} (dice 32 px wide or more "
-                          "read best)")
-    slant = slant_degrees(cal.stretch)
-    if slant > STEEP:
-        advice.append(f"the camera looks at the tray about {slant:.0f} degrees from overhead: steeper than "
+    if "small" in costs:
+        # (a frame longer than the reader's working size gives it no more pixels)
+        longest = max(cal.frame_size)
+        seen = f"as the reader sees them (the frame shrunk to {WORK_SIDE} px long)" if longest > WORK_SIDE \
+            else "in the camera's picture"
+        larger = "" if longest >= WORK_SIDE else ", or set a larger [camera] width and height"
+        advice.append(f"the dice are about {costs['small']:.0f} px wide {seen}: under {SMALL_DIE:.0f} px "
+                      "their pips are a pixel or two, and 1 in 9 dice (at 20-24 px) to 1 in 4 (at 16-20 px) "
+                      f"is not read right; move the camera nearer the tray{larger} (dice 32 px wide or more "
+                      "read best)")
+    if "steep" in costs:
+        advice.append(f"the camera looks at the tray about {costs['steep']:.0f} degrees from overhead: steeper than "
                       f"{STEEP:.0f}, the dice's tops are squashed and fewer are read right (1 in 15 dice is not read "
                       "right at 40 degrees, 1 in 10 at 45, 1 in 7 at 55); raise the camera or tilt it nearer "
                       "to overhead")
-    turned = turned_advice(cal)
-    if turned:
-        advice.append(turned)
+    if "turned" in costs:
+        advice.append(_turned_text(costs["turned"]))
     return advice
