@@ -8,7 +8,8 @@
   and an eraser (from overhead and from 40 degrees), on one core: wall clock, and the
   thread's CPU time (steadier when others share the machine); and for real frames, the 50
   held-out dev photos as 640x480 webcam frames from 40 degrees (where
-  ``../shared/datasets/dice-real-dev`` is at hand);
+  ``../shared/datasets/dice-real-dev`` is at hand), and as a webcam 53 degrees wide gives
+  them, read as they are and told its field of view (flattened first: ``perspective``);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
@@ -62,15 +63,18 @@ def main() -> int:
     photos = sorted(glob.glob(os.path.join(DEV_PHOTOS, "*.jpg")))[::5]
     if photos:
         from companion.vision.photo_views import as_frame, load_labels
-        frames, dice = [], 0
+        frames, wide, dice = [], [], 0
         for k, path in enumerate(photos):
             img = cv2.imread(path)
             labels = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
             frame, labels = as_frame(img, labels, frame="640x480", jpeg=80, tilt=40.0, seed=k)
             frames.append(frame)
             dice += len(labels)
+            wide.append(as_frame(img, labels, frame="640x480", jpeg=80, tilt=40.0, seed=k, field_of_view=53.0)[0])
         _time(f"{len(frames)} real photos (held out, {dice / len(frames):.1f} dice each) as 640x480 "
               "frames 40 degrees from overhead", frames, None)
+        _time("the same through a webcam 53 degrees wide", wide, None)
+        _time("  told its field of view (flattened first)", wide, Calibration(field_of_view=53.0))
 
     # The face network's share of those figures: one view per die read, fifteen around each
     # spot it is asked to read on its own.

@@ -103,6 +103,11 @@ def main(argv=None) -> int:
                     "squashing it as a slanted camera does")
     ap.add_argument("--tilt", type=float, default=0.0, help="with --frame: the photo seen in perspective "
                     "by a camera this many degrees from overhead (not squeezed)")
+    ap.add_argument("--fov", type=float, default=None, help="with --tilt: the camera's field of view across "
+                    "the frame, in degrees (a webcam's 50-70: nearer the tray, its far dice smaller and "
+                    "flatter than its near ones); by default 37, from 1.5 photo-widths away")
+    ap.add_argument("--read-fov", type=float, default=None, help="the reader told the camera's field of "
+                    "view, as `companion calibrate --field-of-view` tells it (perspective.py)")
     ap.add_argument("--roll", type=float, default=0.0, help="with --frame: the camera also turned this "
                     "many degrees about its own axis (a webcam not quite level)")
     ap.add_argument("--exposure", type=float, default=1.0, help="darken each frame to this share of "
@@ -130,6 +135,8 @@ def main(argv=None) -> int:
     ap.add_argument("--as-labelled", action="store_true", help="score against the labels as they are, "
                     "without photo_views.LABEL_FIXES and UNLABELLED (labels found wrong, dice with none)")
     args = ap.parse_args(argv)
+    if args.fov is not None and not args.tilt:
+        ap.error("--fov needs --tilt (a camera's view in perspective)")
     if (args.tilt or args.roll) and not args.frame:
         ap.error("--tilt and --roll need --frame (the size of the camera's frames)")
     if args.exposure <= 0:
@@ -151,7 +158,13 @@ def main(argv=None) -> int:
 
     import cv2
     from companion.vision import face_net
+    from companion.vision.calibration import Calibration, CalibrationError
     from companion.vision.pooling import STILL_LOOKS, read_still
+
+    try:
+        told = Calibration(field_of_view=args.read_fov).validate() if args.read_fov else None
+    except CalibrationError as exc:
+        ap.error(str(exc))
 
     if args.model or args.pips_only:
         face_net.FaceNet.use(None if args.pips_only else args.model)
@@ -174,9 +187,10 @@ def main(argv=None) -> int:
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h, fixed=not args.as_labelled)
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
-                               args.exposure, args.blur, args.noise, seed=k, cast=cast, roll=args.roll)
+                               args.exposure, args.blur, args.noise, seed=k, cast=cast, roll=args.roll,
+                               field_of_view=args.fov)
         t0 = time.perf_counter()
-        reading = read_still(img, None, looks)
+        reading = read_still(img, told, looks)
         t_read += time.perf_counter() - t0
         res = score_image(reading, labels)
         n_dice += len(labels)
@@ -193,7 +207,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else "")
           + (", labels as they are" if args.as_labelled else "")
           + (f", {looks} looks pooled" if looks > 1 else ", one look"))

@@ -197,6 +197,18 @@ def test_small_dice_in_a_frame_the_reader_shrinks_are_told_as_it_sees_them():
     assert placement_advice(Calibration(die_size=30, frame_size=[640, 480])) == []
 
 
+def test_calibrate_keeps_the_cameras_field_of_view_and_refuses_an_impossible_one(images, capsys, tmp_path):
+    # The installer gives the webcam's field of view from its data sheet: it is saved for
+    # the reader (``perspective``). One no camera has is refused, and nothing is saved.
+    out = tmp_path / "setup.json"
+    assert main(["calibrate", "--out", str(out), "--field-of-view", "60", images["dice"]]) == 0
+    assert json.loads(out.read_text())["field_of_view"] == 60
+    wide = tmp_path / "wide.json"
+    assert main(["calibrate", "--out", str(wide), "--field-of-view", "400", images["dice"]]) == 1
+    assert "field_of_view must be degrees" in capsys.readouterr().err
+    assert not wide.exists()
+
+
 def test_calibrate_refuses_a_strip_for_a_frame(capsys, tmp_path):
     strip = str(tmp_path / "strip.png")
     cv2.imwrite(strip, render_tray([2, 5], seed=4)[200:201])

@@ -1129,7 +1129,8 @@ def test_calibration_round_trip_and_bad_files(tmp_path):
     with pytest.raises(CalibrationError, match="cannot read"):
         Calibration.load(tmp_path / "missing.json")
     for text, problem in [("{not json", "not valid JSON"), ('{"logo_value": 9}', "logo_value"),
-                          ('{"stretch": [1.0, 0]}', "stretch"), ('{"coin": {"stretch": "tall"}}', "coin stretch")]:
+                          ('{"stretch": [1.0, 0]}', "stretch"), ('{"coin": {"stretch": "tall"}}', "coin stretch"),
+                          ('{"field_of_view": 200}', "field_of_view"), ('{"field_of_view": "wide"}', "field_of_view")]:
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(CalibrationError, match=problem):
             Calibration.load(tmp_path / "bad.json")

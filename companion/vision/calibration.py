@@ -16,6 +16,10 @@ points at it). Every field is optional: an empty calibration means "assume nothi
 - ``roll``: how far the camera was turned about its own axis (degrees its picture is
   turned anticlockwise; ``slant.layout_roll``), where a slant let it be measured: a record
   for the installer (``setup.placement_advice``), not undone by the reader.
+- ``field_of_view``: how wide the camera sees across its frame's longest side, in degrees
+  (a webcam's data sheet gives it; about 0.85 of a diagonal one), where the installer gave
+  it (``companion calibrate --field-of-view``): a frame seen steeply is then read as from
+  afar (``perspective``), its far dice as large and as square as its near ones.
 - ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``), with the
   ``stretch`` its photos were read at.
 """
@@ -45,6 +49,7 @@ class Calibration:
     lighting: float | None = None
     stretch: list[float] | None = None
     roll: float | None = None
+    field_of_view: float | None = None
     coin: dict | None = None
     version: int = 1
     extra: dict = field(default_factory=dict)
@@ -64,6 +69,9 @@ class Calibration:
             raise CalibrationError(f"stretch must be [fx, fy], each 1.0-3.0, not {self.stretch!r}")
         if self.roll is not None and not (isinstance(self.roll, (int, float)) and -45 <= self.roll <= 45):
             raise CalibrationError(f"roll must be degrees, -45 to 45, not {self.roll!r}")
+        if self.field_of_view is not None and not (isinstance(self.field_of_view, (int, float))
+                                                   and 10 <= self.field_of_view <= 150):
+            raise CalibrationError(f"field_of_view must be degrees, 10 to 150, not {self.field_of_view!r}")
         if self.coin is not None and not isinstance(self.coin, dict):
             raise CalibrationError("coin must be an object")
         if self.coin is not None and not _is_stretch(self.coin.get("stretch", [1.0, 1.0])):

@@ -48,6 +48,10 @@ def register(sub) -> None:
                           "vision.calibration at it")
     cal.add_argument("--logo-value", type=int, choices=range(1, 7), metavar="N",
                      help="the value of the die face that bears a logo instead of pips")
+    cal.add_argument("--field-of-view", type=float, metavar="DEG",
+                     help="how wide the camera sees across its frame, in degrees (its data sheet's "
+                          "horizontal field of view; about 0.85 of a diagonal one): a camera near the "
+                          "tray at a slant then reads its far dice as surely as its near ones")
     cal.set_defaults(func=_calibrate)
 
 
@@ -214,7 +218,7 @@ def _calibrate(args) -> int:
         _err(problem)
         return 2
     try:
-        measured = measure_setup(frames)
+        measured = measure_setup(frames, args.field_of_view)
     except CalibrationError as exc:
         _err(str(exc))
         return 1

@@ -4,9 +4,12 @@ The reader works from the pips outwards, so it needs no die size, colour or tray
 An underexposed frame (a dim room: a grey tray) is first brought up to a bright tray's
 level (``segment.even_exposure``), so its contrasts meet the same thresholds.
 A frame from a camera at a slant, whose pips come out flattened, is first stretched until
-they are round again (``slant``), so the top faces are square for every step below; one
-whose pips are too few to tell, and which reads no die as it is, is read at a few likely
-slants instead, and the one that reads the most dice kept, its dice shown as less sure.
+they are round again (``slant``), so the top faces are square for every step below (where a
+calibration gives the camera's field of view, the frame is first redrawn as a camera far
+away at that slant would see it, its far dice as large and as flat as its near ones:
+``perspective``); one whose pips are too few to tell, and which reads no die as it is, is
+read at a few likely slants instead, and the one that reads the most dice kept, its dice
+shown as less sure.
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
 first pass found; the two are merged die by die, and disagreement makes a die uncertain.
 (A face of two pips or more that the second pass finds again, the same pips where the
@@ -90,6 +93,7 @@ import numpy as np
 
 from .calibration import Calibration
 from .face_net import second_opinion
+from .perspective import flattened, flattening, unflattening
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import (background, blob_outlines, colour_space, crop_to_tray, even_exposure, foreground_mask,
                       outline_pixels, round_outline, working_image)
@@ -195,6 +199,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
     """Read every die in ``frame`` (BGR or grey ndarray of any size)."""
     cal = calibration or Calibration()
     img, scale = working_image(frame)
+    whole = img.shape[:2]   # (the camera's axis is at its centre)
     offset = (0, 0)
     if cal.tray is not None:
         img, offset = crop_to_tray(img, cal.tray)
@@ -221,6 +226,20 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         stretch = measured = stretch_for(search.find(kernel))
         if cal.stretch is not None:
             stretch = known_or_measured(tuple(cal.stretch), measured)
+    # A camera near the tray sees its far dice smaller and flatter than the near: seen
+    # steeply by a camera whose field of view is known, the frame is read as from afar at
+    # its slant (``perspective``), and its slant measured again there.
+    flat = flattening(img.shape, (whole[1] / 2 - offset[0], whole[0] / 2 - offset[1]), max(whole), stretch,
+                      cal.field_of_view)
+    if flat is not None:
+        img = flattened(img, *flat)
+        tray = colour_space(background(img))
+        fg = foreground_mask(img, bg_colours=tray)
+        search = PipSearch(img, within=fg)
+        if stretch == measured:
+            again = stretch_for(search.find(kernel))
+            if again is not None and again[0] == 1.0:
+                stretch = measured = again
     reading = _read_stretched(search, kernel, stretch, die, tray, fg)
     if stretch is not None and stretch == measured and reading.dice and reading.die_sizes:
         # Steeper than about 45 degrees the near sides' pips make the frame look less
@@ -275,6 +294,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         reading = _logo_faces(reading, cal.logo_value)
     if stretch is not None:
         reading = reading.moved((1.0 / stretch[0], 1.0 / stretch[1]))
+    if flat is not None:
+        reading = reading.remapped(unflattening(flat[0]))
     reading = reading.moved(1.0 / scale, offset, pre=True)
     reading.stretch, reading.stretch_guessed = stretch, guessed
     return reading

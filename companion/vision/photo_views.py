@@ -18,6 +18,8 @@ import os
 import cv2
 import numpy as np
 
+from .perspective import focal_length
+
 
 # Dev photo labels that name another face than the die's top face shows, each checked by
 # eye on the full-size photo: (photo, label's place in its file) -> the face shown. Each was
@@ -70,7 +72,7 @@ CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRIT
 
 def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
              tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0,
-             cast: tuple[float, float, float] | None = None, roll: float = 0.0):
+             cast: tuple[float, float, float] | None = None, roll: float = 0.0, field_of_view: float | None = None):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
     with ``tilt``, seen in perspective by a camera that many degrees from overhead:
@@ -84,9 +86,13 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     a white balance gone wrong, as gains on the blue, green and red channels ((1.15, 1, 0.85):
     a cool cast, as under daylight with the camera set for lamps), before the JPEG too.
     ``roll``: with ``frame``, the camera also turned this many degrees about its own axis (a
-    webcam not quite level; its picture turned anticlockwise), in the same warp."""
+    webcam not quite level; its picture turned anticlockwise), in the same warp.
+    ``field_of_view``: with ``tilt``, how wide the camera sees across the frame in degrees
+    (a webcam's 50-70: nearer the tray, its far end smaller than the near); by default 37,
+    from 1.5 photo-widths away."""
     if frame and (tilt or roll):
-        img, labels = perspective(img, labels, frame, tilt, roll=roll)
+        distance = 1.5 if field_of_view is None else focal_length(field_of_view)
+        img, labels = perspective(img, labels, frame, tilt, distance, roll=roll)
         frame = None
     sx = sy = 1.0
     if size:

@@ -71,11 +71,14 @@ def tray_region(img: np.ndarray) -> list[float] | None:
     return [round(x0, 4), round(y0, 4), round(x1 - x0, 4), round(y1 - y0, 4)]
 
 
-def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
-    """A Calibration measured from frames of one fixed setup (the same camera and tray)."""
+def measure_setup(frames: Sequence[np.ndarray], field_of_view: float | None = None) -> Calibration:
+    """A Calibration measured from frames of one fixed setup (the same camera and tray),
+    seen ``field_of_view`` degrees wide where the installer says (kept in it, and the dice
+    read as the reader will read them: ``perspective``)."""
     from .dice import pip_kernel, read_dice
     if not frames:
         raise CalibrationError("calibration needs at least one image")
+    Calibration(field_of_view=field_of_view).validate()
     shapes = {f.shape[:2] for f in frames}
     if len(shapes) > 1:
         raise CalibrationError("the calibration images differ in size: use frames from one camera")
@@ -93,7 +96,7 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
         # The pips of every frame together: a steadier measure of the slant than one frame's.
         found = find_pips(bright, pip_kernel(bright))
         pips += found
-        reading = read_dice(frame)
+        reading = read_dice(frame, Calibration(field_of_view=field_of_view))
         sizes += reading.die_sizes
         # (in the frame's pixels, as they stand: ``read_dice`` undoes its own stretch)
         read += [(d.value, d.pips) for d in reading.dice]
@@ -104,7 +107,8 @@ def measure_setup(frames: Sequence[np.ndarray]) -> Calibration:
         ih, iw = img.shape[:2]
         floor = img[int(y * ih):int((y + rh) * ih), int(x * iw):int((x + rw) * iw)]
         lights.append(float(np.median(cv2.cvtColor(floor, cv2.COLOR_BGR2GRAY))))
-    cal = Calibration(frame_size=[int(w), int(h)], lighting=round(float(np.median(lights)), 1))
+    cal = Calibration(frame_size=[int(w), int(h)], lighting=round(float(np.median(lights)), 1),
+                      field_of_view=field_of_view)
     if sizes:
         cal.die_size = round(float(np.median(sizes)), 1)
     if trays:

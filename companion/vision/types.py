@@ -109,11 +109,19 @@ class DiceReading:
         ``pre``: moved first, then scaled."""
         ox, oy = offset
         fx, fy = factor if isinstance(factor, tuple) else (factor, factor)
-
-        def pos(x, y):
-            return ((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)
-
         size = max(fx, fy)
+
+        def where(x, y):
+            return (((x + ox) * fx, (y + oy) * fy) if pre else (x * fx + ox, y * fy + oy)), size
+
+        return self.remapped(where, size)
+
+    def remapped(self, where, size: float = 1.0) -> "DiceReading":
+        """The reading carried into another picture of the frame: ``where(x, y)`` gives a
+        point's place there and how much larger a thing at the point is there; ``size``
+        scales ``die_sizes``, which have no place."""
+        def pos(x, y):
+            return where(x, y)[0]
 
         def moved(u: Uncertain) -> Uncertain:
             x, y = pos(u.x, u.y)
@@ -121,8 +129,8 @@ class DiceReading:
             return replace(u, x=x, y=y, whole=whole)
 
         def moved_die(d: Die) -> Die:
-            x, y = pos(d.x, d.y)
-            return replace(d, x=x, y=y, side=None if d.side is None else d.side * size,
+            (x, y), scale = where(d.x, d.y)
+            return replace(d, x=x, y=y, side=None if d.side is None else d.side * scale,
                            pips=tuple(pos(px, py) for px, py in d.pips))
 
         return DiceReading([moved_die(d) for d in self.dice], [moved(u) for u in self.uncertain],

@@ -1,0 +1,112 @@
+"""A camera near the tray sees its far dice smaller and flatter than its near ones: undoing that.
+
+``slant`` undoes one squash for the whole frame, which is exact only for a camera far from
+the tray behind a narrow lens. A webcam on a desk beside the tray, its lens 50-70 degrees
+wide, sees the tray's far edge smaller and flatter than its near edge: 40 degrees from
+overhead, a 53-degree lens makes a die at the top of its frame about 0.7 as wide as one at
+the centre and one at the bottom 1.3 as wide, so one stretch leaves the far faces oblong
+and the near ones tall.
+
+``flattening`` gives the homography that sends the tray's vanishing line (its horizon) to
+infinity: in the picture it makes, the tray is seen as from a camera far away at the same
+slant (an affine view: Hartley and Zisserman's affine rectification), every die the size
+and squash of one at the frame's centre, so that ``slant``'s one stretch fits them all.
+Its pixels at the frame's centre are the frame's own (the map is the identity there to
+first order): the dice sizes the reader measures in it are those of a die at the centre.
+
+The horizon follows from the slant (the stretch measured) and the camera's field of view,
+which a calibration gives (``Calibration.field_of_view``: a webcam's data sheet says it).
+One frame cannot tell it well: fitted to the widths of the dice read against their rows, it
+read fewer dice right than a fixed 53 degrees did (a few dice of a few sizes make a noisy
+line), and the pips' sizes against their rows say nothing at all. Below, the dev photos as
+640x480 frames, JPEG 80, one look, every other photo (910 dice: ``vision_accuracy.py --fov
+--read-fov``), read right (and wrong) as they are / flattened as for a 53-degree lens:
+
+    40 degrees from overhead, camera 37 degrees wide   845 (0.55 %) / 837 (0.22 %)
+                                     53 degrees wide   807 (0.77 %) / 832 (0.44 %)
+                                     67 degrees wide   791 (0.77 %) / 812 (0.99 %)
+    55 degrees from overhead, camera 37 degrees wide   756 (0.66 %) / 764 (0.44 %)
+                                     53 degrees wide   716 (0.66 %) / 749 (0.66 %)
+
+(Exactly un-warped, the 53-degree camera reads 839 at 40 degrees: the flattening gets most
+of it.) A field of view given too narrow corrects less than it could, one too wide too
+much, which costs more (a first version, which read the frame twice: the 53-degree camera
+read 814 flattened as for 64 degrees, 825 as for 42); a camera far away (no perspective:
+the photos squeezed into the frame) loses 855 (0.22 %) -> 836 (0.66 %) flattened as for 53
+degrees, so no field of view is assumed. Beyond ``MAX_TILT`` the slant is taken as
+``MAX_TILT``'s: the horizon then comes near the frame's top, and a field of view a little
+too wide would blow the far dice up past reading (that first version, at 55 degrees: 742
+and 754 without that limit, 750 and 764 with it).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+# Only frames at least this much stretched back (30 degrees from overhead) are flattened:
+# nearer overhead the far dice differ little from the near ones (30 degrees, a 53-degree
+# camera, the first version: 843 read right as they were, 841 flattened).
+MIN_STRETCH = 1.15
+# The slant's horizon is placed as for at most this many degrees from overhead.
+MAX_TILT = 45.0
+# Rows whose dice the flattening would enlarge more than this are left out of its picture:
+# rows that near the horizon hold dice a few pixels wide, at the far end of a desk.
+MAX_ZOOM = 2.0
+
+
+def focal_length(field_of_view: float) -> float:
+    """A camera's focal length in its frame's longest sides, from its field of view across
+    them in degrees (53.1: 1.0)."""
+    return 0.5 / math.tan(math.radians(field_of_view) / 2)
+
+
+def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: float,
+               stretch: tuple[float, float] | None, field_of_view: float | None
+               ) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """The homography that flattens an image of ``shape`` (a part of a camera's frame
+    whose centre, the camera's axis, lies at ``centre`` in the image's pixels, and whose
+    longest side is ``long_side`` of them, seen ``field_of_view`` degrees wide), read at
+    ``stretch`` (``slant``: a camera tilted down at the tray squashes along y), and the
+    size of the picture it makes; None where it need not be flattened (no field of view
+    known, from near overhead, or squashed along x: a camera turned sideways, whose far
+    side is not known)."""
+    if not field_of_view or stretch is None or stretch[1] < MIN_STRETCH or stretch[0] != 1.0:
+        return None
+    tilt = min(math.acos(1.0 / stretch[1]), math.radians(MAX_TILT))
+    # (in pixels from the centre, a die's scale at row y is 1 + k y: zero at the horizon)
+    k = math.tan(tilt) / (focal_length(field_of_view) * long_side)
+    cx, cy = centre
+    h, w = shape[:2]
+    top = max(0.0, cy + (1.0 / MAX_ZOOM - 1.0) / k)
+    if top >= h:
+        return None   # (all of the image beyond the horizon's reach: nothing left to read)
+    m = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, k, 1.0]]) @ np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy],
+                                                                                [0.0, 0.0, 1.0]])
+    corners = cv2.perspectiveTransform(np.float32([[[0, top], [w, top], [w, h], [0, h]]]), m)[0]
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    m = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]]) @ m
+    return m, (int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0)))
+
+
+def flattened(img: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``img`` flattened by ``m`` into a picture of ``size`` (w, h). Beyond the frame's
+    edges its edge pixels run on: something cut by the edge still runs into the picture's
+    (a die half out of the frame stays uncertain)."""
+    return cv2.warpPerspective(img, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def unflattening(m: np.ndarray):
+    """Where a point of the flattened picture lies in the image, and how much larger a
+    thing there is in the image than in the picture: ``f(x, y) -> ((x, y), scale)``."""
+    back = np.linalg.inv(m)
+
+    def f(x: float, y: float) -> tuple[tuple[float, float], float]:
+        px, py, pw = back @ (x, y, 1.0)
+        # (pw is the picture's scale at the image's row y, 1 / (1 + k y))
+        return (float(px / pw), float(py / pw)), float(1.0 / pw)
+
+    return f

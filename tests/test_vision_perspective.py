@@ -1,0 +1,65 @@
+"""Flattening a camera's perspective (``companion.vision.perspective``), against a pinhole
+camera's view of a photo (``photo_views.perspective``)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from companion.vision.perspective import flattening, focal_length, unflattening
+from companion.vision.photo_views import perspective
+
+
+def _crosses_seen(tilt: float, field_of_view: float):
+    """A grid of die-sized crosses on a 1000 px photo (each a 40 px stroke across and one
+    down), as the ends of their strokes (left, right, top, bottom) in a 640x480 frame seen
+    ``tilt`` degrees from overhead by a camera ``field_of_view`` degrees wide."""
+    photo = np.zeros((1000, 1000, 3), np.uint8)
+    ends = [(-20, 0), (20, 0), (0, -20), (0, 20)]
+    # (a point as a label of no size: its centre is mapped as it is; the value numbers it)
+    points = [(4 * n + e, x + dx, y + dy, 0.0, 0.0) for n, (x, y) in
+              enumerate((x, y) for x in range(100, 1000, 100) for y in range(100, 1000, 100))
+              for e, (dx, dy) in enumerate(ends)]
+    _, kept = perspective(photo, points, "640x480", tilt, focal_length(field_of_view))
+    seen = {v: (x, y) for v, x, y, _, _ in kept}
+    return [[seen[4 * n + e] for e in range(4)] for n in range(81) if all(4 * n + e in seen for e in range(4))]
+
+
+@pytest.mark.parametrize("tilt", [35.0, 45.0])
+def test_flattened_every_die_is_as_wide_and_as_squashed_as_one_at_the_centre(tilt):
+    # A webcam 53 degrees wide sees the far crosses much narrower than the near ones. The
+    # flattening, knowing its field of view and its slant (as a stretch), leaves every cross
+    # as wide as one at the frame's centre and squashed as much: the view of a far camera
+    # at that slant, which the reader's one stretch fits.
+    crosses = _crosses_seen(tilt, 53.13)
+    widths = [math.dist(left, right) for left, right, _, _ in crosses]
+    assert len(crosses) > 30 and max(widths) / min(widths) > 1.4
+    m, (pw, ph) = flattening((480, 640, 3), (320.0, 240.0), 640, (1.0, 1 / math.cos(math.radians(tilt))), 53.13)
+
+    def flat(p):
+        x, y, w = m @ (p[0], p[1], 1.0)
+        return x / w, y / w
+
+    centre = min(crosses, key=lambda c: math.dist(np.mean(c, axis=0), (320, 240)))
+    size = math.dist(flat(centre[0]), flat(centre[1]))
+    for left, right, top, bottom in crosses:
+        across, down = math.dist(flat(left), flat(right)), math.dist(flat(top), flat(bottom))
+        assert across == pytest.approx(size, rel=0.03)
+        assert down / across == pytest.approx(math.cos(math.radians(tilt)), rel=0.03)
+    # and back: each point of the picture to its place in the frame, things there larger by
+    # the scale it gives
+    back = unflattening(m)
+    for left, right, _, _ in crosses:
+        (x, y), scale = back(*flat(left))
+        assert (x, y) == pytest.approx(left, abs=1e-6)
+        assert math.dist(flat(left), flat(right)) * scale == pytest.approx(math.dist(left, right), rel=0.02)
+    assert 640 < pw <= 2 * 640 and 0 < ph <= 2 * 480
+
+
+def test_a_frame_from_near_overhead_sideways_or_of_an_unknown_camera_is_not_flattened():
+    shape, centre = (480, 640, 3), (320.0, 240.0)
+    assert flattening(shape, centre, 640, (1.0, 1.1), 53.13) is None      # 25 degrees
+    assert flattening(shape, centre, 640, (1.3, 1.0), 53.13) is None      # squashed along x
+    assert flattening(shape, centre, 640, None, 53.13) is None            # no slant measured
+    assert flattening(shape, centre, 640, (1.0, 1.3), None) is None       # field of view unknown
+    assert flattening(shape, centre, 640, (1.0, 1.3), 53.13) is not None
