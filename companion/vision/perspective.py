@@ -63,6 +63,13 @@ def focal_length(field_of_view: float) -> float:
     return 0.5 / math.tan(math.radians(field_of_view) / 2)
 
 
+def depth_rate(tilt: float, field_of_view: float, long_side: float) -> float:
+    """How fast a thing's scale grows down the frame of a camera ``tilt`` radians from
+    overhead, seeing ``field_of_view`` degrees across its ``long_side`` pixels: k, for a
+    scale of 1 + k y at y pixels below the frame's centre (0 at the tray's horizon)."""
+    return math.tan(tilt) / (focal_length(field_of_view) * long_side)
+
+
 def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: float,
                stretch: tuple[float, float] | None, field_of_view: float | None
                ) -> tuple[np.ndarray, tuple[int, int]] | None:
@@ -76,8 +83,7 @@ def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: f
     if not field_of_view or stretch is None or stretch[1] < MIN_STRETCH or stretch[0] != 1.0:
         return None
     tilt = min(math.acos(1.0 / stretch[1]), math.radians(MAX_TILT))
-    # (in pixels from the centre, a die's scale at row y is 1 + k y: zero at the horizon)
-    k = math.tan(tilt) / (focal_length(field_of_view) * long_side)
+    k = depth_rate(tilt, field_of_view, long_side)
     cx, cy = centre
     h, w = shape[:2]
     top = max(0.0, cy + (1.0 / MAX_ZOOM - 1.0) / k)

@@ -15,7 +15,11 @@ Style knobs (all optional):
 - ``side``: 0-0.5 how much of the side faces shows (a slanted view, side pips drawn)
 - ``slant``: 0-60, the camera's angle from overhead in degrees, drawn as it really looks: the
   dice are cubes seen from that angle (top faces squashed by its cosine, the near side faces
-  with their own pips showing below them), and the whole tray squashed with them
+  with their own pips showing below them), and the whole tray squashed with them, as a
+  camera far from the tray sees it
+- ``field_of_view``: with ``slant``, the camera near the tray instead, seeing this many
+  degrees across the frame: the far end of the tray comes out smaller and flatter than the
+  near (each row scaled about the frame's centre, which stays as it was)
 - ``touching``: place the dice in contact with each other
 - ``clutter``: how many non-die objects (pencil, eraser, paper, bead) lie around
 - ``logo``: value whose face shows a logo instead of pips
@@ -30,6 +34,8 @@ from typing import Sequence
 
 import cv2
 import numpy as np
+
+from .perspective import depth_rate
 
 # Pip positions on a face in units of the face's half-side (x right, y down).
 PIP_LAYOUT = {
@@ -291,8 +297,42 @@ def _tilt_homography(w, h, tilt) -> np.ndarray | None:
     return cv2.getPerspectiveTransform(src, dst)
 
 
-def _place(n, rng, w, h, half, touching, taken=(), axis=0.0, top=0.0) -> list[tuple[float, float]]:
-    """Centres for ``n`` objects of radius ~``half`` that do not overlap, below ``top``."""
+def _lens_homography(w, h, slant, field_of_view) -> np.ndarray | None:
+    """A ``w`` x ``h`` frame drawn as from far away at ``slant`` (radians), as a camera near
+    the tray seeing ``field_of_view`` degrees across sees it: each row scaled about the
+    frame's centre by 1 / (1 + k y), nothing at the centre row, the horizon at y = -1 / k."""
+    if not slant or not field_of_view:
+        return None
+    k = depth_rate(slant, field_of_view, max(w, h))
+    centre = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
+    return np.linalg.inv(centre) @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, -k, 1.0]]) @ centre
+
+
+def _mapped(m: np.ndarray | None, x: float, y: float) -> tuple[float, float]:
+    if m is None:
+        return x, y
+    p = m @ np.array([x, y, 1.0])
+    return float(p[0] / p[2]), float(p[1] / p[2])
+
+
+def _fits(lens: np.ndarray | None, size: tuple[int, int], squash: float, half: float):
+    """Whether a thing of radius ~``half`` at a point of the unsquashed canvas stays whole
+    in the frame seen through ``lens`` (None: no lens, every point does)."""
+    if lens is None:
+        return None
+    w, h = size
+
+    def fits(x: float, y: float) -> bool:
+        fx, fy = _mapped(lens, x, y * squash)
+        # (near the camera, things come out larger)
+        return 1.4 * half < fx < w - 1.4 * half and 1.4 * half < fy < h - 1.4 * half
+
+    return fits
+
+
+def _place(n, rng, w, h, half, touching, taken=(), axis=0.0, top=0.0, fits=None) -> list[tuple[float, float]]:
+    """Centres for ``n`` objects of radius ~``half`` that do not overlap, below ``top``
+    (and where ``fits(x, y)``, if given: whole in the frame, seen near the tray)."""
     spots = list(taken)
     out = []
     margin = half * 2.2
@@ -307,7 +347,7 @@ def _place(n, rng, w, h, half, touching, taken=(), axis=0.0, top=0.0) -> list[tu
             else:
                 x, y = rng.uniform(margin, w - margin), rng.uniform(top + margin, h - margin)
                 need = 3.2 * half
-            if not (margin < x < w - margin and top + margin < y < h - margin):
+            if not (margin < x < w - margin and top + margin < y < h - margin) or (fits and not fits(x, y)):
                 continue
             if all(math.hypot(x - sx, y - sy) > (need if (sx, sy) in out else 3.2 * half) for sx, sy in spots):
                 break
@@ -338,16 +378,18 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
     squash = math.cos(slant)
     h = round(h / squash)
     drop = 2 * half * math.tan(slant)
+    lens = _lens_homography(*size, slant, style.get("field_of_view"))
+    fits = _fits(lens, size, squash, half)
     canvas = _Canvas((w, h), rng, style, out_size=size)
     touching = style.get("touching", False)
     axis = rng.uniform(0, math.pi / 2)
     top = canvas.keyboard(style["keyboard"], half, rng) if style.get("keyboard") else 0.0
     if positions is None:
-        positions = _place(len(dice), rng, w, h, half, touching, axis=axis, top=top)
+        positions = _place(len(dice), rng, w, h, half, touching, axis=axis, top=top, fits=fits)
         if touching:
             angles = [axis + rng.uniform(-0.03, 0.03) for _ in dice]
     coin_r = half * 1.3
-    coin_pos = _place(len(coins), rng, w, h, coin_r, False, taken=positions, top=top)
+    coin_pos = _place(len(coins), rng, w, h, coin_r, False, taken=positions, top=top, fits=fits)
     for k in range(int(style.get("clutter", 0))):
         canvas.clutter(k)
     mixed = style.get("die_colour") == "mixed"
@@ -377,13 +419,12 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
         truth["coins"] = [(f, x, y * squash, r) for f, x, y, r in truth["coins"]]
     w, h = size
     H = _tilt_homography(w, h, float(style.get("tilt", 0.0)))
+    if lens is not None:
+        H = lens if H is None else H @ lens
     frame = canvas.finish(rng, style, H, noise_seed)
     if H is not None:
-        def warp(x, y):
-            p = H @ np.array([x, y, 1.0])
-            return float(p[0] / p[2]), float(p[1] / p[2])
-        truth["dice"] = [(v, *warp(x, y)) for v, x, y in truth["dice"]]
-        truth["coins"] = [(f, *warp(x, y), r) for f, x, y, r in truth["coins"]]
+        truth["dice"] = [(v, *_mapped(H, x, y)) for v, x, y in truth["dice"]]
+        truth["coins"] = [(f, *_mapped(H, x, y), r) for f, x, y, r in truth["coins"]]
     return frame, truth
 
 
@@ -408,7 +449,9 @@ def render_roll(dice: Sequence[int], *, seed: int = 0, fps: float = 30.0,
     rng = np.random.default_rng(seed)
     w, h = size
     half = style.get("die_size", min(w, h) / 11) / 2
-    final = _place(len(dice), rng, w, h, half, style.get("touching", False))
+    slant = math.radians(float(style.get("slant", 0.0)))
+    final = _place(len(dice), rng, w, h, half, style.get("touching", False),
+                   fits=_fits(_lens_homography(w, h, slant, style.get("field_of_view")), size, math.cos(slant), half))
     final_ang = [rng.uniform(0, math.pi / 2) for _ in dice]
     starts = [(rng.uniform(-0.2, 0.0) * w, rng.uniform(0.2, 0.8) * h) for _ in dice]
     spins = [rng.uniform(6, 14) for _ in dice]
