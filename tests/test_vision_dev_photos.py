@@ -231,12 +231,17 @@ def test_a_calibration_tells_the_installer_where_dice_are_too_small_or_the_camer
     # ``companion calibrate`` from three webcam frames of real dice: 29 px wide at 640x480
     # and 40 degrees from overhead, which read well; 18 px at 400x300, where a fifth or more
     # are not read right; a camera 58 degrees from overhead, which squashes the tops so
-    # that 1 in 7 or more are not. The installer hears of each, and of nothing else.
+    # that 1 in 7 or more are not. The installer, who gave the camera's field of view (37
+    # degrees, as these frames are made), hears of each, and of nothing else; not given it,
+    # he is asked for it too (the camera is at a slant: ``perspective``).
     from companion.vision.setup import measure_setup, placement_advice
 
     names = ["IMG_20191208_113019.jpg", "IMG_20191209_095359.jpg", "IMG_20191209_095431.jpg"]
-    advice = placement_advice(measure_setup([_photo(name, frame=frame, jpeg=80, tilt=tilt)[0] for name in names]))
+    frames = [_photo(name, frame=frame, jpeg=80, tilt=tilt)[0] for name in names]
+    advice = placement_advice(measure_setup(frames, field_of_view=36.87))
     assert len(advice) == len(said) and all(any(s in a for a in advice) for s in said)
+    unknown = placement_advice(measure_setup(frames))
+    assert len(unknown) == len(said) + 1 and "--field-of-view" in unknown[-1]
 
 
 def test_a_calibrated_tray_holds_the_dice_at_its_rim_and_leaves_out_its_wall():

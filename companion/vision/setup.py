@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, CalibrationError
+from .perspective import MIN_STRETCH
 from .pips import find_pips
 from .segment import WORK_SIDE, even_exposure, working_image
 from .slant import MIN_PIPS, layout_roll, layout_stretch, steeper_stretch, stretch_for, top_face_pips
@@ -185,8 +186,9 @@ def slant_degrees(stretch: Sequence[float] | None) -> float:
 
 
 def placement_advice(cal: Calibration) -> list[str]:
-    """What to tell the installer of ``placement_costs``, and what to do about each; none
-    where all is well, or was not measured."""
+    """What to tell the installer of ``placement_costs``, and what to do about each; and of
+    a camera at a slant whose field of view was not given (``perspective``); none where all
+    is well, or was not measured."""
     costs = placement_costs(cal)
     advice = []
     if "small" in costs:
@@ -206,4 +208,10 @@ def placement_advice(cal: Calibration) -> list[str]:
                       "to overhead")
     if "turned" in costs:
         advice.append(_turned_text(costs["turned"]))
+    if cal.stretch and max(cal.stretch) >= MIN_STRETCH and cal.field_of_view is None:
+        advice.append(f"the camera looks at the tray about {slant_degrees(cal.stretch):.0f} degrees from overhead: "
+                      "near the tray, it sees the far dice smaller and flatter than the near ones; give its "
+                      "field of view (calibrate again with --field-of-view DEG, from its data sheet) and they "
+                      "are read as surely (a webcam 53 degrees wide at 40 degrees: 92.4 % read right and 0.84 % "
+                      "wrong without it, 93.6 % and 0.39 % with it)")
     return advice
