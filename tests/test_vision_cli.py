@@ -197,6 +197,20 @@ def test_small_dice_in_a_frame_the_reader_shrinks_are_told_as_it_sees_them():
     assert placement_advice(Calibration(die_size=30, frame_size=[640, 480])) == []
 
 
+def test_the_field_of_view_is_asked_for_only_where_the_reader_would_use_it():
+    # A camera 40 degrees from overhead, tilted down at the tray: its field of view is asked
+    # for, unless given. Nearer overhead, or squashing the dice sideways (a camera turned on
+    # its side, whose far side the reader does not know), the reader would not use it.
+    from companion.vision.calibration import Calibration
+    from companion.vision.setup import placement_advice
+
+    asked, = placement_advice(Calibration(stretch=[1.0, 1.3]))
+    assert "--field-of-view" in asked
+    assert placement_advice(Calibration(stretch=[1.0, 1.3], field_of_view=60)) == []
+    assert placement_advice(Calibration(stretch=[1.0, 1.1])) == []
+    assert placement_advice(Calibration(stretch=[1.3, 1.0])) == []
+
+
 def test_calibrate_keeps_the_cameras_field_of_view_and_refuses_an_impossible_one(images, capsys, tmp_path):
     # The installer gives the webcam's field of view from its data sheet: it is saved for
     # the reader (``perspective``). One no camera has is refused, and nothing is saved.

@@ -46,6 +46,8 @@ import math
 import cv2
 import numpy as np
 
+from .slant import slant_degrees
+
 # Only frames at least this much stretched back (30 degrees from overhead) are flattened:
 # nearer overhead the far dice differ little from the near ones (30 degrees, a 53-degree
 # camera, the first version: 843 read right as they were, 841 flattened).
@@ -70,6 +72,13 @@ def depth_rate(tilt: float, field_of_view: float, long_side: float) -> float:
     return math.tan(tilt) / (focal_length(field_of_view) * long_side)
 
 
+def seen_steeply(stretch) -> bool:
+    """Whether a frame read at ``stretch`` ([fx, fy], or None) is flattened where the
+    camera's field of view is known: squashed along y (a camera tilted down at the tray;
+    squashed along x, turned sideways, its far side is not known), ``MIN_STRETCH`` or more."""
+    return stretch is not None and stretch[0] == 1.0 and stretch[1] >= MIN_STRETCH
+
+
 def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: float,
                stretch: tuple[float, float] | None, field_of_view: float | None
                ) -> tuple[np.ndarray, tuple[int, int]] | None:
@@ -80,9 +89,9 @@ def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: f
     size of the picture it makes; None where it need not be flattened (no field of view
     known, from near overhead, or squashed along x: a camera turned sideways, whose far
     side is not known)."""
-    if not field_of_view or stretch is None or stretch[1] < MIN_STRETCH or stretch[0] != 1.0:
+    if not field_of_view or not seen_steeply(stretch):
         return None
-    tilt = min(math.acos(1.0 / stretch[1]), math.radians(MAX_TILT))
+    tilt = math.radians(min(slant_degrees(stretch), MAX_TILT))
     k = depth_rate(tilt, field_of_view, long_side)
     cx, cy = centre
     h, w = shape[:2]

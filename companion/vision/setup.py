@@ -9,10 +9,11 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, CalibrationError
-from .perspective import MIN_STRETCH
+from .perspective import seen_steeply
 from .pips import find_pips
 from .segment import WORK_SIDE, even_exposure, working_image
-from .slant import MIN_PIPS, layout_roll, layout_stretch, steeper_stretch, stretch_for, top_face_pips
+from .slant import (MIN_PIPS, layout_roll, layout_stretch, slant_degrees, steeper_stretch, stretch_for,
+                    top_face_pips)
 
 
 # The least side of a frame a setup is measured from: a tray with dice in it, not a strip.
@@ -79,7 +80,7 @@ def measure_setup(frames: Sequence[np.ndarray], field_of_view: float | None = No
     from .dice import pip_kernel, read_dice
     if not frames:
         raise CalibrationError("calibration needs at least one image")
-    Calibration(field_of_view=field_of_view).validate()
+    told = Calibration(field_of_view=field_of_view).validate()
     shapes = {f.shape[:2] for f in frames}
     if len(shapes) > 1:
         raise CalibrationError("the calibration images differ in size: use frames from one camera")
@@ -97,7 +98,7 @@ def measure_setup(frames: Sequence[np.ndarray], field_of_view: float | None = No
         # The pips of every frame together: a steadier measure of the slant than one frame's.
         found = find_pips(bright, pip_kernel(bright))
         pips += found
-        reading = read_dice(frame, Calibration(field_of_view=field_of_view))
+        reading = read_dice(frame, told)
         sizes += reading.die_sizes
         # (in the frame's pixels, as they stand: ``read_dice`` undoes its own stretch)
         read += [(d.value, d.pips) for d in reading.dice]
@@ -159,13 +160,6 @@ def placement_costs(cal: Calibration) -> dict[str, float]:
     return costs
 
 
-def turned_advice(cal: Calibration) -> str | None:
-    """What to tell the installer about the camera's turn about its own axis, if it is
-    worth levelling (``TURNED``); None otherwise, or where it was not measured."""
-    roll = placement_costs(cal).get("turned")
-    return None if roll is None else _turned_text(roll)
-
-
 def _turned_text(roll: float) -> str:
     way = "anticlockwise" if roll > 0 else "clockwise"
     return (f"the camera's picture is turned about {abs(roll):.0f} degrees {way} from level (as the "
@@ -177,12 +171,6 @@ def die_width(die_size: float, frame_size: Sequence[int]) -> float:
     """A die ``die_size`` px wide in a frame of ``frame_size`` [w, h], in the picture the
     reader works on (``working_image``: shrunk to ``WORK_SIDE`` if longer)."""
     return die_size * min(1.0, WORK_SIDE / max(frame_size))
-
-
-def slant_degrees(stretch: Sequence[float] | None) -> float:
-    """How far from overhead a camera looks that squashes the top faces by ``stretch``
-    [fx, fy] (a face at an angle a from overhead shows cos(a) of its depth)."""
-    return math.degrees(math.acos(1.0 / max(stretch))) if stretch else 0.0
 
 
 def placement_advice(cal: Calibration) -> list[str]:
@@ -208,7 +196,7 @@ def placement_advice(cal: Calibration) -> list[str]:
                       "to overhead")
     if "turned" in costs:
         advice.append(_turned_text(costs["turned"]))
-    if cal.stretch and max(cal.stretch) >= MIN_STRETCH and cal.field_of_view is None:
+    if seen_steeply(cal.stretch) and cal.field_of_view is None:
         advice.append(f"the camera looks at the tray about {slant_degrees(cal.stretch):.0f} degrees from overhead: "
                       "near the tray, it sees the far dice smaller and flatter than the near ones; give its "
                       "field of view (calibrate again with --field-of-view DEG, from its data sheet) and they "

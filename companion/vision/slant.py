@@ -159,6 +159,12 @@ def top_face_pips(pips: list[Pip], tops: list[tuple[float, float]], side: float,
     return [p for p in pips if any(abs(p.x * fx - x) < reach and abs(p.y * fy - y) < reach for x, y in tops)]
 
 
+def slant_degrees(stretch: Sequence[float] | None) -> float:
+    """How far from overhead a camera looks that squashes the top faces by ``stretch``
+    [fx, fy] (a face at an angle a from overhead shows cos(a) of its depth); 0 for none."""
+    return math.degrees(math.acos(1.0 / max(stretch))) if stretch else 0.0
+
+
 def steeper_stretch(top_pips: list[Pip], stretch: tuple[float, float]) -> tuple[float, float] | None:
     """The stretch the pips of the faces read (``top_face_pips``) measure, where it is more
     than ``STEEPER`` times ``stretch``, the one all the frame's pips measured, along the
