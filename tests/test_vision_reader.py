@@ -459,6 +459,19 @@ def test_two_touching_dice_of_one_colour_are_read_as_two(values):
         assert score(reading, truth) == (2, 0, 0), f"seed {seed}"
 
 
+def test_the_points_the_network_looks_at_over_a_blob_stay_on_it():
+    # A blob 102 px wide, its box from x = 716, dice 27.2 px wide: points half a die apart
+    # from 722.8 reached 818 by numpy's float steps, one past the box, and reading the frame
+    # failed (20 px dice seen 50 degrees from overhead, flattened). Each point is on the blob.
+    from companion.vision.dice import _grid
+
+    own = np.ones((104, 102), bool)
+    outline = np.array([[[716, 392]], [[817, 392]], [[817, 495]], [[716, 495]]], np.int32)
+    points = _grid(own, 716, 392, outline, 27.2, np.full((600, 900), 255, np.uint8))
+    assert len(points) == 8 * 7   # (8 rows of 7)
+    assert all(716 <= x < 818 and 392 <= y < 496 for x, y in points)
+
+
 @pytest.mark.parametrize("big", [2, 3, 5, 6])
 def test_a_big_die_rolled_with_small_ones_is_read_with_them(big):
     # One 72 px die beside three 30 px ones (the left of one frame, the right of another).

@@ -578,8 +578,10 @@ def _grid(own: np.ndarray, x0: int, y0: int, outline: np.ndarray, side: float,
         return []
     h, w = own.shape
     step = 0.5 * side
-    points = [(float(px), float(py)) for py in np.arange(y0 + step / 2, y0 + h, step)
-              for px in np.arange(x0 + step / 2, x0 + w, step) if own[int(py) - y0, int(px) - x0]]
+    # (Offsets within the box, each kept inside it: a float step may carry arange's last
+    # point onto the box's far edge, as 13.6 px steps from 6.8 did onto 102 in 102.)
+    points = [(float(x0 + dx), float(y0 + dy)) for dy in np.arange(step / 2, h, step) if dy < h
+              for dx in np.arange(step / 2, w, step) if dx < w and own[int(dy), int(dx)]]
     if not points:
         return points
     core = cv2.erode(own.view(np.uint8), np.ones((5, 5), np.uint8))
