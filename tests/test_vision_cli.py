@@ -198,14 +198,15 @@ def test_small_dice_in_a_frame_the_reader_shrinks_are_told_as_it_sees_them():
 
 
 def test_the_field_of_view_is_asked_for_only_where_the_reader_would_use_it():
-    # A camera 40 degrees from overhead, tilted down at the tray: its field of view is asked
-    # for, unless given. Nearer overhead, or squashing the dice sideways (a camera turned on
-    # its side, whose far side the reader does not know), the reader would not use it.
+    # A camera 40 degrees from overhead, tilted down at the tray: the installer hears which
+    # field of view the reader takes it to have, and how to give its own, unless given.
+    # Nearer overhead, or squashing the dice sideways (a camera turned on its side, whose
+    # far side the reader does not know), the reader would not use it.
     from companion.vision.calibration import Calibration
     from companion.vision.setup import placement_advice
 
     asked, = placement_advice(Calibration(stretch=[1.0, 1.3]))
-    assert "--field-of-view" in asked
+    assert "45 degrees across" in asked and "--field-of-view" in asked
     assert placement_advice(Calibration(stretch=[1.0, 1.3], field_of_view=60)) == []
     assert placement_advice(Calibration(stretch=[1.0, 1.1])) == []
     assert placement_advice(Calibration(stretch=[1.3, 1.0])) == []

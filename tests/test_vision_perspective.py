@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from companion.vision.perspective import flattening, focal_length, unflattening
+from companion.vision.perspective import ASSUMED_FIELD_OF_VIEW, flattening, focal_length, unflattening
 from companion.vision.photo_views import perspective
 
 
@@ -56,10 +56,33 @@ def test_flattened_every_die_is_as_wide_and_as_squashed_as_one_at_the_centre(til
     assert 640 < pw <= 2 * 640 and 0 < ph <= 2 * 480
 
 
-def test_a_frame_from_near_overhead_sideways_or_of_an_unknown_camera_is_not_flattened():
+def test_a_frame_from_near_overhead_sideways_or_from_a_far_camera_is_not_flattened():
     shape, centre = (480, 640, 3), (320.0, 240.0)
     assert flattening(shape, centre, 640, (1.0, 1.1), 53.13) is None      # 25 degrees
     assert flattening(shape, centre, 640, (1.3, 1.0), 53.13) is None      # squashed along x
     assert flattening(shape, centre, 640, None, 53.13) is None            # no slant measured
-    assert flattening(shape, centre, 640, (1.0, 1.3), None) is None       # field of view unknown
+    # behind a lens 15 degrees wide or less (``FAR_LENS``), at any slant
+    assert flattening(shape, centre, 640, (1.0, 1 / math.cos(math.radians(45))), 15) is None
+    assert flattening(shape, centre, 640, (1.0, 1 / math.cos(math.radians(45))), 20) is not None
     assert flattening(shape, centre, 640, (1.0, 1.3), 53.13) is not None
+
+
+def test_a_camera_whose_field_of_view_is_not_given_is_flattened_as_a_narrow_webcams():
+    # Not told, the reader takes a slanted camera for a webcam near the tray, narrower than
+    # most (``ASSUMED_FIELD_OF_VIEW``): its far dice are enlarged less than a 53-degree
+    # webcam's, but enlarged.
+    shape, centre, stretch = (480, 640, 3), (320.0, 240.0), (1.0, 1.3)
+    m, size = flattening(shape, centre, 640, stretch, None)
+    assumed, assumed_size = flattening(shape, centre, 640, stretch, ASSUMED_FIELD_OF_VIEW)
+    assert np.allclose(m, assumed) and size == assumed_size
+    wider, _ = flattening(shape, centre, 640, stretch, 53.13)
+
+    def scale_at_top(h):   # how much larger a thing at the frame's top row comes out
+        return 1.0 / unflattening(h)(*_mapped(h, 320.0, 0.0))[1]
+
+    assert 1.0 < scale_at_top(m) < scale_at_top(wider)
+
+
+def _mapped(m, x, y):
+    px, py, pw = m @ (x, y, 1.0)
+    return px / pw, py / pw

@@ -18,8 +18,10 @@ points at it). Every field is optional: an empty calibration means "assume nothi
   for the installer (``setup.placement_advice``), not undone by the reader.
 - ``field_of_view``: how wide the camera sees across its frame's longest side, in degrees
   (a webcam's data sheet gives it; about 0.85 of a diagonal one), where the installer gave
-  it (``companion calibrate --field-of-view``): a frame seen steeply is then read as from
-  afar (``perspective``), its far dice as large and as square as its near ones.
+  it (``companion calibrate --field-of-view``): a frame seen steeply is read as from afar
+  (``perspective``), its far dice as large and as square as its near ones, by this field of
+  view instead of the one assumed (``perspective.ASSUMED_FIELD_OF_VIEW``); 15 degrees or
+  less, a camera far from the tray, its frames are read as they are.
 - ``coin``: the coin model learnt by ``coins calibrate`` (see ``coins.py``), with the
   ``stretch`` its photos were read at.
 """

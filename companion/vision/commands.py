@@ -48,10 +48,13 @@ def register(sub) -> None:
                           "vision.calibration at it")
     cal.add_argument("--logo-value", type=int, choices=range(1, 7), metavar="N",
                      help="the value of the die face that bears a logo instead of pips")
+    # (45: perspective.ASSUMED_FIELD_OF_VIEW, not imported here: it would bring OpenCV into
+    # every command's start)
     cal.add_argument("--field-of-view", type=float, metavar="DEG",
                      help="how wide the camera sees across its frame, in degrees (its data sheet's "
-                          "horizontal field of view; about 0.85 of a diagonal one): a camera near the "
-                          "tray at a slant then reads its far dice as surely as its near ones")
+                          "horizontal field of view; about 0.85 of a diagonal one), where it is far from "
+                          "the 45 assumed: a camera near the tray at a slant sees its far dice smaller "
+                          "than its near ones, and the reader undoes that by it")
     cal.set_defaults(func=_calibrate)
 
 

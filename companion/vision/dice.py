@@ -4,10 +4,10 @@ The reader works from the pips outwards, so it needs no die size, colour or tray
 An underexposed frame (a dim room: a grey tray) is first brought up to a bright tray's
 level (``segment.even_exposure``), so its contrasts meet the same thresholds.
 A frame from a camera at a slant, whose pips come out flattened, is first stretched until
-they are round again (``slant``), so the top faces are square for every step below (where a
-calibration gives the camera's field of view, the frame is first redrawn as a camera far
-away at that slant would see it, its far dice as large and as flat as its near ones:
-``perspective``); one whose pips are too few to tell, and which reads no die as it is, is
+they are round again (``slant``), so the top faces are square for every step below (seen
+steeply, the frame is first redrawn as a camera far away at that slant would see it, its
+far dice as large and as flat as its near ones, by the camera's field of view calibrated
+or a cautious one assumed: ``perspective``); one whose pips are too few to tell, and which reads no die as it is, is
 read at a few likely slants instead, and the one that reads the most dice kept, its dice
 shown as less sure.
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
@@ -227,8 +227,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> Dice
         if cal.stretch is not None:
             stretch = known_or_measured(tuple(cal.stretch), measured)
     # A camera near the tray sees its far dice smaller and flatter than the near: seen
-    # steeply by a camera whose field of view is known, the frame is read as from afar at
-    # its slant (``perspective``), and its slant measured again there.
+    # steeply, the frame is read as from afar at its slant (``perspective``: by the field of
+    # view calibrated, or a cautious one assumed), and its slant measured again there.
     flat = flattening(img.shape, (whole[1] / 2 - offset[0], whole[0] / 2 - offset[1]), max(whole), stretch,
                       cal.field_of_view)
     if flat is not None:

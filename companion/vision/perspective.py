@@ -15,28 +15,32 @@ Its pixels at the frame's centre are the frame's own (the map is the identity th
 first order): the dice sizes the reader measures in it are those of a die at the centre.
 
 The horizon follows from the slant (the stretch measured) and the camera's field of view,
-which a calibration gives (``Calibration.field_of_view``: a webcam's data sheet says it).
-One frame cannot tell it well: fitted to the widths of the dice read against their rows, it
-read fewer dice right than a fixed 53 degrees did (a few dice of a few sizes make a noisy
-line), and the pips' sizes against their rows say nothing at all. Below, the dev photos as
-640x480 frames, JPEG 80, one look, every other photo (910 dice: ``vision_accuracy.py --fov
---read-fov``), read right (and wrong) as they are / flattened as for a 53-degree lens:
+which a calibration gives (``Calibration.field_of_view``: a webcam's data sheet says it),
+or else ``ASSUMED_FIELD_OF_VIEW``. One frame cannot tell it well: fitted to the widths of
+the dice read against their rows, it read fewer dice right than a fixed 53 degrees did (a
+few dice of a few sizes make a noisy line), and the pips' sizes against their rows say
+nothing at all. A field of view taken too narrow corrects less than it could, one too wide
+too much, which costs more; so the one assumed is narrower than most webcams' (50-70
+degrees across) and phones' (about 65). Below, the dev photos as 640x480 frames, JPEG 80,
+one look, every other photo (910 dice: ``vision_accuracy.py --tilt --fov``, and
+``--read-fov`` for a field of view told), read right (and wrong) as they are / flattened as
+for 40 / 45 / 50 degrees:
 
-    40 degrees from overhead, camera 37 degrees wide   845 (0.55 %) / 837 (0.22 %)
-                                     53 degrees wide   807 (0.77 %) / 832 (0.44 %)
-                                     67 degrees wide   791 (0.77 %) / 812 (0.99 %)
-    55 degrees from overhead, camera 37 degrees wide   756 (0.66 %) / 764 (0.44 %)
-                                     53 degrees wide   716 (0.66 %) / 749 (0.66 %)
+    camera                 35 degrees from overhead            40 degrees from overhead
+    10 deg (far away)  864 (.33) 857 (.66) 861 (.44) 853 (.66)   848 (.33) 849 (.44) 846 (.33) 842 (.44)
+    37 deg             832 (.44) 844 (.33) 846 (.44) 833 (.33)   834 (.44) 842 (.55) 841 (.55) 842 (.44)
+    53 deg             821 (.44) 844 (.22) 829 (.44) 839 (.11)   807 (.77) 824 (.77) 826 (.66) 828 (.44)
+    60 deg             815 (.55) 828 (.66) 831 (.66) 829 (.55)   790 (1.2) 806 (.66) 812 (.55) 806 (.33)
+    67 deg             805 (.88) 829 (.77) 827 (.66) 825 (.55)   781 (1.3) 806 (.77) 810 (.77) 807 (.99)
 
-(Exactly un-warped, the 53-degree camera reads 839 at 40 degrees: the flattening gets most
-of it.) A field of view given too narrow corrects less than it could, one too wide too
-much, which costs more (a first version, which read the frame twice: the 53-degree camera
-read 814 flattened as for 64 degrees, 825 as for 42); a camera far away (no perspective:
-the photos squeezed into the frame) loses 855 (0.22 %) -> 836 (0.66 %) flattened as for 53
-degrees, so no field of view is assumed. Beyond ``MAX_TILT`` the slant is taken as
-``MAX_TILT``'s: the horizon then comes near the frame's top, and a field of view a little
-too wide would blow the far dice up past reading (that first version, at 55 degrees: 742
-and 754 without that limit, 750 and 764 with it).
+(Sums over both slants: 8,197 read right as they are; 8,329, 8,329 and 8,304 flattened,
+wrong 6.7, 5.8, 5.5 and 4.8 in all. This benchmark moves by about ten dice on a change
+as small as 37 degrees for 36.9: it is the rows' sums and signs that choose.) Exactly
+un-warped, the 53-degree camera reads 839 at 40 degrees: the flattening gets most of it.
+Beyond ``MAX_TILT`` the slant is taken as ``MAX_TILT``'s: the horizon then comes near the
+frame's top, and a field of view a little too wide would blow the far dice up past reading
+(a first version, which read each frame twice, at 55 degrees with a 53-degree camera told
+its field of view: 742 and 754 read right without that limit, 750 and 764 with it).
 """
 
 from __future__ import annotations
@@ -54,6 +58,13 @@ from .slant import slant_degrees
 MIN_STRETCH = 1.15
 # The slant's horizon is placed as for at most this many degrees from overhead.
 MAX_TILT = 45.0
+# A camera seeing this many degrees across or fewer is far from the tray, its frames read as
+# they are: at ``MAX_TILT`` it sees the top and bottom rows of a 4:3 frame at most 10 % apart
+# in scale, where resampling the frame would cost more than it gains (22 % for a 53-degree
+# lens 30 degrees from overhead gained nothing).
+FAR_LENS = 15.0
+# The field of view taken where none is given (degrees across the frame's longest side).
+ASSUMED_FIELD_OF_VIEW = 45.0
 # Rows whose dice the flattening would enlarge more than this are left out of its picture:
 # rows that near the horizon hold dice a few pixels wide, at the far end of a desk.
 MAX_ZOOM = 2.0
@@ -73,23 +84,25 @@ def depth_rate(tilt: float, field_of_view: float, long_side: float) -> float:
 
 
 def seen_steeply(stretch) -> bool:
-    """Whether a frame read at ``stretch`` ([fx, fy], or None) is flattened where the
-    camera's field of view is known: squashed along y (a camera tilted down at the tray;
-    squashed along x, turned sideways, its far side is not known), ``MIN_STRETCH`` or more."""
+    """Whether a frame read at ``stretch`` ([fx, fy], or None) is flattened: squashed along
+    y (a camera tilted down at the tray; squashed along x, turned sideways, its far side is
+    not known), ``MIN_STRETCH`` or more."""
     return stretch is not None and stretch[0] == 1.0 and stretch[1] >= MIN_STRETCH
 
 
 def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: float,
-               stretch: tuple[float, float] | None, field_of_view: float | None
+               stretch: tuple[float, float] | None, field_of_view: float | None = None
                ) -> tuple[np.ndarray, tuple[int, int]] | None:
     """The homography that flattens an image of ``shape`` (a part of a camera's frame
     whose centre, the camera's axis, lies at ``centre`` in the image's pixels, and whose
-    longest side is ``long_side`` of them, seen ``field_of_view`` degrees wide), read at
-    ``stretch`` (``slant``: a camera tilted down at the tray squashes along y), and the
-    size of the picture it makes; None where it need not be flattened (no field of view
-    known, from near overhead, or squashed along x: a camera turned sideways, whose far
-    side is not known)."""
-    if not field_of_view or not seen_steeply(stretch):
+    longest side is ``long_side`` of them, seen ``field_of_view`` degrees wide: None,
+    ``ASSUMED_FIELD_OF_VIEW``), read at ``stretch`` (``slant``: a camera tilted down at the
+    tray squashes along y), and the size of the picture it makes; None where it need not be
+    flattened (from near overhead; squashed along x, a camera turned sideways, whose far
+    side is not known; or far from the tray, behind a narrow lens)."""
+    if field_of_view is None:
+        field_of_view = ASSUMED_FIELD_OF_VIEW
+    if not seen_steeply(stretch) or field_of_view <= FAR_LENS:
         return None
     tilt = math.radians(min(slant_degrees(stretch), MAX_TILT))
     k = depth_rate(tilt, field_of_view, long_side)
