@@ -41,15 +41,16 @@ def main() -> int:
 
     print("read_dice on 640x480 frames (one core):")
     # (a webcam on a desk: dice 26 px wide beside a pencil and an eraser, which the reader must
-    # not search die by die)
+    # not search die by die; at a slant, a webcam 60 degrees wide, as most are, beside the tray)
     desk = {"die_size": 26, "clutter": 2}
-    cases = [(n, {}) for n in (1, 3, 7)] + [(7, {"slant": 40}), (2, desk), (2, {**desk, "slant": 40})]
+    slant = {"slant": 40, "field_of_view": 60}
+    cases = [(n, {}) for n in (1, 3, 7)] + [(7, slant), (2, desk), (2, {**desk, **slant})]
     for n, extra in cases:
         frames = [render_tray([(s + k) % 6 + 1 for k in range(n)], seed=s,
                               die_colour="mixed" if s % 2 else (235, 235, 235),
                               tilt=0.2 if s % 3 == 0 and not extra else 0.0, **extra) for s in range(20)]
         label = f"{n} dice" + (" 26 px wide, a pencil and an eraser beside them" if "clutter" in extra else "") \
-            + (f", camera {extra['slant']} degrees from overhead" if "slant" in extra else "")
+            + (f", a webcam {extra['slant']} degrees from overhead" if "slant" in extra else "")
         readings = _time(label, frames, None)
         if not extra:
             # The size the settle detector learns: the median of the die sides it reported.

@@ -7,9 +7,9 @@ A frame from a camera at a slant, whose pips come out flattened, is first stretc
 they are round again (``slant``), so the top faces are square for every step below (seen
 steeply, the frame is first redrawn as a camera far away at that slant would see it, its
 far dice as large and as flat as its near ones, by the camera's field of view calibrated
-or a cautious one assumed: ``perspective``); one whose pips are too few to tell, and which reads no die as it is, is
-read at a few likely slants instead, and the one that reads the most dice kept, its dice
-shown as less sure.
+or a cautious one assumed: ``perspective``); one whose pips are too few to tell, and
+which reads no die as it is, is read at a few likely slants instead, and the one that
+reads the most dice kept, its dice shown as less sure.
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
 first pass found; the two are merged die by die, and disagreement makes a die uncertain.
 (A face of two pips or more that the second pass finds again, the same pips where the
