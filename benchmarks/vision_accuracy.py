@@ -107,7 +107,8 @@ def main(argv=None) -> int:
                     "the frame, in degrees (a webcam's 50-70: nearer the tray, its far dice smaller and "
                     "flatter than its near ones); by default 37, from 1.5 photo-widths away")
     ap.add_argument("--read-fov", type=float, default=None, help="the reader told the camera's field of "
-                    "view, as `companion calibrate --field-of-view` tells it (perspective.py)")
+                    "view, as `companion calibrate --field-of-view` tells it (perspective.py; not told, "
+                    "it takes 45 degrees; 15 or less, a camera far away: frames read as they are)")
     ap.add_argument("--roll", type=float, default=0.0, help="with --frame: the camera also turned this "
                     "many degrees about its own axis (a webcam not quite level)")
     ap.add_argument("--exposure", type=float, default=1.0, help="darken each frame to this share of "
