@@ -203,10 +203,11 @@ def test_the_field_of_view_is_asked_for_only_where_the_reader_would_use_it():
     # Nearer overhead, or squashing the dice sideways (a camera turned on its side, whose
     # far side the reader does not know), the reader would not use it.
     from companion.vision.calibration import Calibration
+    from companion.vision.perspective import ASSUMED_FIELD_OF_VIEW
     from companion.vision.setup import placement_advice
 
     asked, = placement_advice(Calibration(stretch=[1.0, 1.3]))
-    assert "45 degrees across" in asked and "--field-of-view" in asked
+    assert f"{ASSUMED_FIELD_OF_VIEW:.0f} degrees across" in asked and "--field-of-view" in asked
     assert placement_advice(Calibration(stretch=[1.0, 1.3], field_of_view=60)) == []
     assert placement_advice(Calibration(stretch=[1.0, 1.1])) == []
     assert placement_advice(Calibration(stretch=[1.3, 1.0])) == []

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from companion.vision.perspective import ASSUMED_FIELD_OF_VIEW, flattening, focal_length, unflattening
+from companion.vision.perspective import ASSUMED_FIELD_OF_VIEW, flattening, focal_length, mapped, unflattening
 from companion.vision.photo_views import perspective
 
 
@@ -37,8 +37,7 @@ def test_flattened_every_die_is_as_wide_and_as_squashed_as_one_at_the_centre(til
     m, (pw, ph) = flattening((480, 640, 3), (320.0, 240.0), 640, (1.0, 1 / math.cos(math.radians(tilt))), 53.13)
 
     def flat(p):
-        x, y, w = m @ (p[0], p[1], 1.0)
-        return x / w, y / w
+        return mapped(m, *p)
 
     centre = min(crosses, key=lambda c: math.dist(np.mean(c, axis=0), (320, 240)))
     size = math.dist(flat(centre[0]), flat(centre[1]))
@@ -78,11 +77,6 @@ def test_a_camera_whose_field_of_view_is_not_given_is_flattened_as_a_narrow_webc
     wider, _ = flattening(shape, centre, 640, stretch, 53.13)
 
     def scale_at_top(h):   # how much larger a thing at the frame's top row comes out
-        return 1.0 / unflattening(h)(*_mapped(h, 320.0, 0.0))[1]
+        return 1.0 / unflattening(h)(*mapped(h, 320.0, 0.0))[1]
 
     assert 1.0 < scale_at_top(m) < scale_at_top(wider)
-
-
-def _mapped(m, x, y):
-    px, py, pw = m @ (x, y, 1.0)
-    return px / pw, py / pw

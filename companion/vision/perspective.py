@@ -127,6 +127,12 @@ def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: f
     return m, (int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0)))
 
 
+def mapped(m: np.ndarray, x: float, y: float) -> tuple[float, float]:
+    """Where homography ``m`` carries the point (x, y)."""
+    px, py, pw = m @ (x, y, 1.0)
+    return float(px / pw), float(py / pw)
+
+
 def flattened(img: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """``img`` flattened by ``m`` into a picture of ``size`` (w, h). Beyond the frame's
     edges its edge pixels run on: something cut by the edge still runs into the picture's

@@ -35,7 +35,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from .perspective import depth_rate
+from .perspective import depth_rate, mapped
 
 # Pip positions on a face in units of the face's half-side (x right, y down).
 PIP_LAYOUT = {
@@ -308,13 +308,6 @@ def _lens_homography(w, h, slant, field_of_view) -> np.ndarray | None:
     return np.linalg.inv(centre) @ np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, -k, 1.0]]) @ centre
 
 
-def _mapped(m: np.ndarray | None, x: float, y: float) -> tuple[float, float]:
-    if m is None:
-        return x, y
-    p = m @ np.array([x, y, 1.0])
-    return float(p[0] / p[2]), float(p[1] / p[2])
-
-
 def _fits(lens: np.ndarray | None, size: tuple[int, int], squash: float, half: float):
     """Whether a thing of radius ~``half`` at a point of the unsquashed canvas stays whole
     in the frame seen through ``lens`` (None: no lens, every point does)."""
@@ -323,7 +316,7 @@ def _fits(lens: np.ndarray | None, size: tuple[int, int], squash: float, half: f
     w, h = size
 
     def fits(x: float, y: float) -> bool:
-        fx, fy = _mapped(lens, x, y * squash)
+        fx, fy = mapped(lens, x, y * squash)
         # (near the camera, things come out larger)
         return 1.4 * half < fx < w - 1.4 * half and 1.4 * half < fy < h - 1.4 * half
 
@@ -423,8 +416,8 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
         H = lens if H is None else H @ lens
     frame = canvas.finish(rng, style, H, noise_seed)
     if H is not None:
-        truth["dice"] = [(v, *_mapped(H, x, y)) for v, x, y in truth["dice"]]
-        truth["coins"] = [(f, *_mapped(H, x, y), r) for f, x, y, r in truth["coins"]]
+        truth["dice"] = [(v, *mapped(H, x, y)) for v, x, y in truth["dice"]]
+        truth["coins"] = [(f, *mapped(H, x, y), r) for f, x, y, r in truth["coins"]]
     return frame, truth
 
 
