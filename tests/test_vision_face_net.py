@@ -112,6 +112,20 @@ def test_pips_with_no_die_seen_around_them_need_the_network_as_sure_as_alone(p, 
         assert len(checked.uncertain) == (0 if becomes_a_die else 1)
 
 
+@pytest.mark.parametrize("seen, asked", [(0.3, False), (0.6, True)])
+def test_pips_with_no_die_body_are_asked_about_only_where_the_network_sees_a_face(seen, asked):
+    # Marks in a 2's layout printed on a game box's rim: no die body around them, and the
+    # network sees little of any face there. The players are not asked about them; marks
+    # it sees a face in are asked about, and so are pips on a body the reader doubted (a
+    # blur), however little the network sees there.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    for reason, ask in (("no die body", asked), ("too blurred", True)):
+        reading = DiceReading([], [Uncertain(100, 100, reason, 2)], [40.0])
+        checked = second_opinion(frame, reading, net=_Row({2: seen}), bodiless={"no die body"})
+        assert checked.dice == []
+        assert [u.reason for u in checked.uncertain] == ([reason] if ask else [])
+
+
 class _Row:
     """A stand-in for the network that gives every view the probabilities ``faces``
     ({face: p}), the rest to "no top face"."""

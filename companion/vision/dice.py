@@ -165,7 +165,8 @@ EDGE_SHARE = 0.5
 VIEW_OFFSET = 0.3
 EDGE_REASON = "at the frame's edge (pips may be cut off)"
 # Pips with no die body found around them, or on a round one (a coin's marks): what they
-# show is no evidence of a die, so the network must read it as it would alone. Pips on a
+# show is no evidence of a die, so the network must read it as it would alone, and where it
+# sees no face around them they are not asked about (``face_net.SCREEN``). Pips on a
 # body that is not die-shaped are on a die's body (a black die seen steeply, its sides as
 # black as its top; two dice of a colour run together; marbling left out of one): there the
 # network confirms the value they show, as where a check doubted them. (Rendered dice 24-48
