@@ -1,7 +1,9 @@
 """Accuracy of the dice reader on the real dev photos, in the issue's terms.
 
 Prints % of dice read correctly, % read wrong (a wrong value, or a die reported where there
-is none), % reported uncertain, % missed, and the per-face confusion matrix. Each photo is
+is none), % reported uncertain, % missed, the per-face confusion matrix, and how many photos
+are read whole: every die right and nothing asked about (a roll the controller takes as it
+is; one uncertain spot, even where no die lies, stops it for the players). Each photo is
 read as ``companion dice read`` reads it: several looks pooled (``pooling.read_still``);
 ``--looks 1`` reads it once, as the settle detector reads each of its frames.
 
@@ -179,6 +181,7 @@ def main(argv=None) -> int:
         return 1
     tot = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0}
     stray_photos = 0
+    whole = 0   # (photos with every die read right and nothing asked: a roll the players accept)
     confusion = {}
     widths: dict[int, dict[str, int]] = {}
     n_dice = 0
@@ -198,6 +201,7 @@ def main(argv=None) -> int:
         for k in tot:
             tot[k] += res[k]
         stray_photos += res["stray"] > 0
+        whole += res["correct"] == len(labels) and not reading.uncertain and not res["phantom"]
         for pair in res["pairs"]:
             confusion[pair] = confusion.get(pair, 0) + 1
         for (_, _, _, bw, _), outcome in zip(labels, res["outcomes"]):
@@ -218,6 +222,7 @@ def main(argv=None) -> int:
     print(f"uncertain        {pct(tot['uncertain']):6.2f} %  ({tot['uncertain']})")
     print(f"missed (silent)  {pct(tot['missed']):6.2f} %  ({tot['missed']})")
     print(f"uncertain where no die lies: {tot['stray']} (in {stray_photos} of {len(files)} photos)")
+    print(f"photos read whole (every die right, nothing asked): {whole} of {len(files)}")
     print(f"mean read time   {1000 * t_read / len(files):.0f} ms per photo")
     print("confusion (rows: true face; columns: read 1-6, ? = uncertain, - = missed):")
     print("        " + " ".join(f"{c:>5}" for c in ["1", "2", "3", "4", "5", "6", "?", "-"]))
