@@ -468,9 +468,9 @@ def test_the_trays_rivets_are_not_asked_about_as_dice(name):
 def test_the_print_on_the_trays_rim_is_not_asked_about_as_dice(name):
     # The tray is a game box's lid, its rim printed with artwork whose specks fall in pips'
     # layouts. At 1000 px, as the reader takes a phone photo of the tray, 4 and 6 places on
-    # the rim were asked about as "no die body around the pips" (in 18 of 125 photos, 77
-    # places). Where the network sees no face around such marks either, nothing die-like
-    # is there; every die on the tray is still read.
+    # the rim were asked about as "no die body around the pips" (every other dev photo,
+    # three looks: 77 places in 18 of 125 photos). Where the network sees no face around
+    # such marks either, nothing die-like is there; every die on the tray is still read.
     img, labels = _photo(name, size=1000)
     reading = _assert_read(img, labels)
     res = _accuracy_module().score_image(reading, labels)

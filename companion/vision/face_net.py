@@ -304,7 +304,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     (``ACCEPT``) of that die's very face, is that die seen again (more of its pips, its
     outline): it is dropped, not asked about. So is a spot of pips with no die body around
     them (its reason in ``bodiless``) around which the network sees no pip face even at
-    ``SCREEN``: nothing die-like is there (the print on a game box's rim, a row of rivets).
+    ``SCREEN``: nothing die-like is there (the print on a game box's rim).
     Each uncertain spot that stays carries the most the network saw of any pip face around
     it (``pip_face``).
     ``look_above``: the reasons of spots placed at a die's outline's centre, which in a
