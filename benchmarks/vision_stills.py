@@ -7,11 +7,13 @@ a webcam's view (640x480, ``--tilt`` 40 degrees from overhead, JPEG 80, as ``vis
 then ``--frames`` still frames; the hand again, and as many again, twice (the dice untouched).
 
 Prints, over the photos: each still frame read alone (the mean per frame), the detector's
-reports (right / wrong / uncertain / missed, as ``vision_accuracy`` scores them), how many
-frames after the hand each report came, and the reports repeated after the hand though
-nothing moved.
+reports (right / wrong / uncertain / missed, as ``vision_accuracy`` scores them; the places
+asked about where no die lies; the reports the players take as they are, every die right
+and nothing asked), how many frames after the hand each report came, and the reports
+repeated after the hand though nothing moved. ``--fov``: a webcam near the tray, seeing
+that many degrees across (the reader is not told: it takes ``perspective``'s assumed one).
 
-    .venv/bin/python benchmarks/vision_stills.py [--every 5] [--noise 2] [--frames 12] [--tilt 40]
+    .venv/bin/python benchmarks/vision_stills.py [--every 5] [--noise 2] [--frames 12] [--tilt 40] [--fov 60]
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from companion.vision.photo_views import as_frame, load_labels  # noqa: E402
 from vision_accuracy import DEFAULT_DIR, score_image  # noqa: E402
 
-KEYS = ("correct", "wrong", "phantom", "uncertain", "missed")
+KEYS = ("correct", "wrong", "phantom", "uncertain", "missed", "stray")
 
 
 def _hand_over(frame):
@@ -46,6 +48,8 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=12, help="still frames after each time the hand goes")
     ap.add_argument("--fps", type=float, default=15.0)
     ap.add_argument("--tilt", type=float, default=40.0, help="the camera's angle from overhead, degrees")
+    ap.add_argument("--fov", type=float, default=None, help="the camera's field of view across the frame, "
+                    "degrees (a webcam's 50-70; by default 37, from 1.5 photo-widths away)")
     args = ap.parse_args(argv)
     if args.frames < 1 or args.fps <= 0:
         ap.error("--frames and --fps must be over 0")
@@ -61,13 +65,13 @@ def main(argv=None) -> int:
         return 1
     alone = dict.fromkeys(KEYS, 0)
     reported = dict.fromkeys(KEYS, 0)
-    n_dice, reported_dice, unreported, repeats, after = 0, 0, 0, 0, []
+    n_dice, reported_dice, unreported, repeats, after, whole = 0, 0, 0, 0, [], 0
     for k, f in enumerate(files):
         img = cv2.imread(f)
         labels = load_labels(f[:-4] + ".txt", img.shape[1], img.shape[0])
         # (the same labels for every frame: only the noise differs)
         views = [as_frame(img, labels, frame="640x480", tilt=args.tilt, jpeg=80, noise=args.noise,
-                          seed=1000 * s + k) for s in range(3 * args.frames)]
+                          seed=1000 * s + k, field_of_view=args.fov) for s in range(3 * args.frames)]
         stills, truth = [frame for frame, _ in views], views[0][1]
         n_dice += len(truth)
         for frame in stills[:args.frames]:
@@ -93,18 +97,21 @@ def main(argv=None) -> int:
         res = score_image(first[0][2], truth)
         for key in KEYS:
             reported[key] += res[key]
+        whole += res["correct"] == len(truth) and not first[0][2].uncertain and not res["phantom"]
 
-    print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen {args.tilt:g} degrees from overhead, "
-          f"JPEG 80, sensor noise {args.noise:g}, {args.fps:g} fps")
+    print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen {args.tilt:g} degrees from overhead"
+          + (f" by a camera {args.fov:g} degrees wide" if args.fov else "")
+          + f", JPEG 80, sensor noise {args.noise:g}, {args.fps:g} fps")
 
-    def line(label, tot, dice):
+    def line(label, tot, dice, where=""):
         pct = lambda v: 100.0 * v / max(1, dice)
         return (f"{label}: right {pct(tot['correct']):5.1f} %, wrong {pct(tot['wrong'] + tot['phantom']):4.2f} % "
                 f"({tot['wrong']} wrong value, {tot['phantom']} not a die), uncertain {pct(tot['uncertain']):4.1f} %, "
-                f"missed {pct(tot['missed']):4.1f} %")
+                f"missed {pct(tot['missed']):4.1f} %; {tot['stray']} asked about where no die lies{where}")
 
-    print(line("each still frame read alone", alone, n_dice * args.frames))
+    print(line("each still frame read alone", alone, n_dice * args.frames, f" (in {len(files) * args.frames} frames)"))
     print(line(f"reported ({len(after)} of {len(files)} trays)", reported, reported_dice))
+    print(f"reports read whole (every die right, nothing asked): {whole} of {len(after)}")
     if after:
         print(f"frames from the hand to the report: median {statistics.median(after):g}, most {max(after)}")
     print(f"trays not reported within {args.frames} still frames: {unreported}")
