@@ -51,7 +51,8 @@ def score_image(reading, labels) -> dict:
     """Match readings to labelled dice: a reading belongs to the nearest label whose top-face
     box (grown by 15 %) holds its centre; each label takes at most one reading (dice first,
     then uncertain spots). An uncertain spot in no label's box is ``stray``: the players
-    would be asked about a die where none lies (the tray, a rivet, a coin)."""
+    would be asked about a die where none lies (the tray, a rivet, a coin). ``whole``: every
+    die read right and nothing asked about, a roll the controller takes as it is."""
     res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "pairs": [],
            "outcomes": ["missed"] * len(labels)}   # (each label's: correct, wrong, uncertain or missed)
     claimed = set()
@@ -91,6 +92,7 @@ def score_image(reading, labels) -> dict:
     for k, lab in enumerate(labels):
         if k not in claimed:
             res["pairs"].append((lab[0], None))
+    res["whole"] = res["correct"] == len(labels) and not res["phantom"] and not reading.uncertain
     return res
 
 
@@ -181,7 +183,7 @@ def main(argv=None) -> int:
         return 1
     tot = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0}
     stray_photos = 0
-    whole = 0   # (photos with every die read right and nothing asked: a roll the players accept)
+    whole = 0
     confusion = {}
     widths: dict[int, dict[str, int]] = {}
     n_dice = 0
@@ -201,7 +203,7 @@ def main(argv=None) -> int:
         for k in tot:
             tot[k] += res[k]
         stray_photos += res["stray"] > 0
-        whole += res["correct"] == len(labels) and not reading.uncertain and not res["phantom"]
+        whole += res["whole"]
         for pair in res["pairs"]:
             confusion[pair] = confusion.get(pair, 0) + 1
         for (_, _, _, bw, _), outcome in zip(labels, res["outcomes"]):

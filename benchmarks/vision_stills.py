@@ -97,7 +97,7 @@ def main(argv=None) -> int:
         res = score_image(first[0][2], truth)
         for key in KEYS:
             reported[key] += res[key]
-        whole += res["correct"] == len(truth) and not first[0][2].uncertain and not res["phantom"]
+        whole += res["whole"]
 
     print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen {args.tilt:g} degrees from overhead"
           + (f" by a camera {args.fov:g} degrees wide" if args.fov else "")

@@ -437,9 +437,9 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     again = _surest_views([spot._replace(hint=None) for spot in spots[:len(reading.uncertain)]],
                           views[n:], faces) if stays else []
     for k in stays:
-        face = again[k]
         if reading.uncertain[k].reason in bodiless and seen[k] < SCREEN:
             continue   # (no die body and no face seen: nothing die-like to ask about)
+        face = again[k]
         if face is None or not any(d.value == face.value and math.hypot(d.x - face.x, d.y - face.y) < 0.5 * side
                                    for d in out.dice):
             out.uncertain.append(replace(reading.uncertain[k], pip_face=seen[k]))
