@@ -50,8 +50,8 @@ STILL_LOOKS = 3
 STILL_NOISE = 2.0
 # A photo whose dice are under ``BIG_DIE`` px wide (as the first look measures them: dice
 # that wide or wider read as well as any, 96-98 % right, by ``setup.SMALL_DIE``'s measure),
-# or where it measured none, has its last look taken at it enlarged ``ENLARGE`` times
-# (``read_still``).
+# or where it measured none, has its looks after the first taken at it enlarged ``ENLARGE``
+# times (``read_still``).
 BIG_DIE = 32.0
 ENLARGE = 1.5
 
@@ -126,39 +126,49 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     did, in some dev photos), not one borderline die.
 
     Where the first look finds the dice small (``BIG_DIE``), and did not guess the slant,
-    the last look is at the frame enlarged smoothly instead (``ENLARGE``), at that slant
-    too: a pip of a pixel or two is then a spot the pip filters and outlines can measure
-    (their least sizes are whole pixels). A die that look alone reads is asked about
-    (``pooled``): seen there by the other looks too, it is shown at a third of its
-    confidence; not seen, it is uncertain.
+    the looks after it are at the frame enlarged smoothly instead (``ENLARGE``), at that
+    slant too: a pip of a pixel or two is then a spot the pip filters and outlines can
+    measure (their least sizes are whole pixels). The enlargement resamples every pip, so
+    the first of them is of the frame as it is, the others with noise. A die only the
+    enlarged looks read is read by two looks of three, like any; one a single look reads
+    is asked about (``pooled``).
 
     (All 250 dev photos as 640x480 webcam frames at 40 degrees, JPEG 80: 1,668 dice read
     right by one look, 1,694 by three; 6 read wrong either way. Over six such views, 213
-    more right and 13 more wrong: ``vision_accuracy.py --looks``. The last look enlarged where
-    the dice are small, all 250 as 640x480 JPEG 80 frames, read right and wrong: through a
-    60-degree webcam 40 degrees from overhead 1,658 -> 1,664, 9 -> 10; squeezed 1,707 ->
-    1,719, 6 -> 5; through a 53-degree webcam at 55 degrees 1,542 -> 1,570, 10 -> 11;
-    through a soft one 1,577 -> 1,591, 14 the same; a photo read in about 1.13 times the
-    time. Enlarged whatever the dice's size: 2 more right, 3 more wrong. ``read_dice``
-    enlarging every frame of small dice, one look, read 129 more right over those four
-    views and 1 more wrong, but failed 10 to 14 of the tests' hard cases: its slant,
-    measured in the enlarged frame, read near sides as faces; measured at the frame's own
-    size, other dice were lost.)"""
+    more right and 13 more wrong: ``vision_accuracy.py --looks``. The looks after the first
+    enlarged where the dice are small, all 250 as 640x480 JPEG 80 frames, read right and
+    wrong: through a 60-degree webcam 40 degrees from overhead 1,658 -> 1,665, 9 -> 7;
+    squeezed 1,707 -> 1,721, 6 -> 5; through a 53-degree webcam at 55 degrees 1,542 ->
+    1,578, 10 -> 8; through a soft one 1,577 -> 1,610, 14 -> 11; through a 53-degree one at
+    40 degrees 1,680 -> 1,686, 11 -> 14; a photo read in about 1.25 times the time. Only
+    the last look enlarged: 1,664, 1,719, 1,570, 1,591 and 1,683 right, 10, 5, 11, 14 and
+    12 wrong; enlarged whatever the dice's size, 2 more right and 3 more wrong than that.
+    ``read_dice`` enlarging every frame of small dice, one look, read 129 more right over
+    the first four views and 1 more wrong, but failed 10 to 15 of the tests' hard cases:
+    its slant, measured in the enlarged frame, read near sides as faces (even leaving out
+    pips flattened across the frame's slant, side faces' seen at a corner); measured at
+    the frame's own size, other dice were lost.)"""
     from .dice import read_dice
     img, scale = working_image(frame)
     readings = [read_dice(img, calibration)]
     cal = _at_the_slant_of(readings[0], calibration or Calibration())
     # (A slant the first look guessed leaves its dice to be asked about, each look
-    # guessing for itself: one enlarged look sure of its own slant would outvote that.)
-    enlarged = looks > 1 and not readings[0].stretch_guessed and \
-        (readings[0].die_side is None or readings[0].die_side < BIG_DIE)
-    for seed in range(1, looks - enlarged):
-        noise = np.random.default_rng(seed).standard_normal(img.shape, dtype=np.float32) * STILL_NOISE
-        readings.append(read_dice(np.clip(img + noise, 0, 255).astype(np.uint8), cal))
-    if enlarged:
-        readings.append(_enlarged_look(img, cal))
+    # guessing for itself: enlarged looks sure of their own slant would outvote that.)
+    first = readings[0]
+    enlarged = not first.stretch_guessed and (first.die_side is None or first.die_side < BIG_DIE)
+    for seed in range(1, looks):
+        if enlarged:
+            readings.append(_enlarged_look(img if seed == 1 else _noisy(img, seed - 1), cal))
+        else:
+            readings.append(read_dice(_noisy(img, seed), cal))
     reading = pooled(readings)
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
+
+
+def _noisy(img: np.ndarray, seed: int) -> np.ndarray:
+    """``img`` with ``STILL_NOISE`` added, drawn from ``seed``."""
+    noise = np.random.default_rng(seed).standard_normal(img.shape, dtype=np.float32) * STILL_NOISE
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
 
 
 def _enlarged_look(img: np.ndarray, calibration: Calibration) -> DiceReading:
