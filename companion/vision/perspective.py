@@ -44,8 +44,8 @@ as for 45, 760 (1.6) told. All 250 photos through the 53-degree webcam at 40 deg
 three looks as ``companion dice read`` takes them: 1,658 read right (0.89 % wrong) as they
 are, 1,680 (0.61 %) as for 45 degrees, 1,673 (0.50 %) told (since the looks after the
 first are enlarged where the dice are small, ``pooling.read_still``: 1,686 (0.78 %) as for
-45). Exactly
-un-warped, the 53-degree camera reads 839 at 40 degrees: the flattening gets most of it.
+45). Exactly un-warped, the 53-degree camera reads 839 at 40 degrees: the flattening gets
+most of it.
 Beyond ``MAX_TILT`` the slant is taken as ``MAX_TILT``'s: the horizon then comes near the
 frame's top, and a field of view a little too wide would blow the far dice up past reading
 (a first version, which read each frame twice, at 55 degrees with a 53-degree camera told

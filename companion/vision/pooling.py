@@ -21,8 +21,8 @@ closer than two dice lying side by side. A frame may report one die at two place
 further apart (``_one_per_thing``): what is read within 0.6 of a side is one die.
 
 A photo is one frame, but it can be looked at as a webcam's frames would show it
-(``read_still``): as it is, and with a webcam's sensor noise added, ``STILL_LOOKS`` times in
-all, pooled the same way.
+(``read_still``): as it is, and with a webcam's sensor noise added (or, where its dice are
+small, enlarged), ``STILL_LOOKS`` times in all, pooled the same way.
 """
 
 from __future__ import annotations
