@@ -150,11 +150,11 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     the frame's own size, other dice were lost.)"""
     from .dice import read_dice
     img, scale = working_image(frame)
-    readings = [read_dice(img, calibration)]
-    cal = _at_the_slant_of(readings[0], calibration or Calibration())
+    first = read_dice(img, calibration)
+    readings = [first]
+    cal = _at_the_slant_of(first, calibration or Calibration())
     # (A slant the first look guessed leaves its dice to be asked about, each look
     # guessing for itself: enlarged looks sure of their own slant would outvote that.)
-    first = readings[0]
     enlarged = not first.stretch_guessed and (first.die_side is None or first.die_side < BIG_DIE)
     for seed in range(1, looks):
         if enlarged:
