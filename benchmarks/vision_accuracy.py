@@ -125,6 +125,10 @@ def main(argv=None) -> int:
     ap.add_argument("--cast", help="tint each frame as a camera's white balance gone wrong does: "
                     "gains on its blue, green and red, as B,G,R (1.15,1,0.85: a cool cast), "
                     "before its JPEG")
+    ap.add_argument("--far", type=float, default=1.0, help="each photo first as a camera this many times "
+                    "as far away takes it, at as many pixels: the tray in the middle of a picture this "
+                    "many times as wide, the rest the tray's colour (2, with --size 4000: a phone's "
+                    "photo of the table, dice about 20 px wide at the reader's working size)")
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
                     help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
@@ -150,6 +154,8 @@ def main(argv=None) -> int:
         ap.error("--blur is a sigma in pixels: 0 or more")
     if args.noise < 0:
         ap.error("--noise is a sigma: 0 or more")
+    if args.far < 1:
+        ap.error("--far is a multiple of the distance: 1 or more")
     if args.looks is not None and args.looks < 1:
         ap.error("--looks is a count: 1 or more")
     cast = None
@@ -194,7 +200,7 @@ def main(argv=None) -> int:
         labels = load_labels(f[:-4] + ".txt", w, h, fixed=not args.as_labelled)
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
                                args.exposure, args.blur, args.noise, seed=k, cast=cast, roll=args.roll,
-                               field_of_view=args.fov)
+                               field_of_view=args.fov, far=args.far)
         t0 = time.perf_counter()
         reading = read_still(img, told, looks)
         t_read += time.perf_counter() - t0

@@ -95,8 +95,8 @@ from .calibration import Calibration
 from .face_net import second_opinion
 from .perspective import flattened, flattening, unflattening
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
-from .segment import (background, blob_outlines, colour_space, crop_to_tray, even_exposure, foreground_mask,
-                      outline_pixels, round_outline, working_image)
+from .segment import (WORK_SIDE, background, blob_outlines, colour_space, crop_to_tray, even_exposure,
+                      foreground_mask, outline_pixels, round_outline, working_image)
 from .slant import (GUESSED_STRETCHES, UNDER_TOP_REASON, known_or_measured, measurable, possible_sides, side_drop,
                     side_faces, sides_under_their_tops, steeper_stretch, stretch_for, top_face_pips, toward_camera)
 from .types import DiceReading, Die, Uncertain
@@ -196,10 +196,11 @@ AGAIN_SHIFT = 0.3
 MIN_DIE_SIDE = 11 * math.sqrt(MIN_PIP_AREA / math.pi)
 
 
-def read_dice(frame: np.ndarray, calibration: Calibration | None = None) -> DiceReading:
-    """Read every die in ``frame`` (BGR or grey ndarray of any size)."""
+def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_side: int = WORK_SIDE) -> DiceReading:
+    """Read every die in ``frame`` (BGR or grey ndarray of any size), shrunk first to
+    ``work_side`` px long where it is longer (``working_image``)."""
     cal = calibration or Calibration()
-    img, scale = working_image(frame)
+    img, scale = working_image(frame, work_side)
     whole = img.shape[:2]   # (the camera's axis is at its centre)
     offset = (0, 0)
     if cal.tray is not None:

@@ -72,7 +72,8 @@ CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRIT
 
 def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
              tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0,
-             cast: tuple[float, float, float] | None = None, roll: float = 0.0, field_of_view: float | None = None):
+             cast: tuple[float, float, float] | None = None, roll: float = 0.0, field_of_view: float | None = None,
+             far: float = 1.0):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
     with ``tilt``, seen in perspective by a camera that many degrees from overhead:
@@ -89,7 +90,12 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     webcam not quite level; its picture turned anticlockwise), in the same warp.
     ``field_of_view``: with ``tilt``, how wide the camera sees across the frame in degrees
     (a webcam's 50-70: nearer the tray, its far end smaller than the near); by default 37,
-    from 1.5 photo-widths away."""
+    from 1.5 photo-widths away. ``far`` over 1: first, the photo as a camera that many
+    times as far away takes it, at as many pixels: the tray in the middle, as wide as
+    before, the rest of the picture the tray's colour (``far`` times as wide, the photo of a
+    table a phone takes from further off)."""
+    if far > 1.0:
+        img, labels = _from_further(img, labels, far)
     if frame and (tilt or roll):
         distance = 1.5 if field_of_view is None else focal_length(field_of_view)
         img, labels = perspective(img, labels, frame, tilt, distance, roll=roll)
@@ -119,6 +125,17 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
             params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, getattr(cv2, CHROMA[chroma])]
         img = cv2.imdecode(cv2.imencode(".jpg", img, params)[1], cv2.IMREAD_COLOR)
     return img, labels
+
+
+def _from_further(img, labels, far: float):
+    """``as_frame``'s ``far``: the photo in the middle of one ``far`` times as wide and
+    high, filled with the median colour of the photo's edge, and its labels moved with it."""
+    h, w = img.shape[:2]
+    top, left = round(h * (far - 1) / 2), round(w * (far - 1) / 2)
+    edge = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+    fill = [int(c) for c in np.median(edge, axis=0)]
+    img = cv2.copyMakeBorder(img, top, top, left, left, cv2.BORDER_CONSTANT, value=fill)
+    return img, [(v, x + left, y + top, bw, bh) for v, x, y, bw, bh in labels]
 
 
 def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5, roll: float = 0.0):
