@@ -18,7 +18,10 @@ small coloured pips lose most of their contrast to it. (A USB webcam read live m
 compress at all: OpenCV's V4L2 capture takes its raw YUYV, which is 4:2:2, before MJPEG.)
 ``--tilt 40`` (with ``--frame``) makes it a real camera's view instead of a squeeze: the tray
 seen from 40 degrees off overhead, from 1.5 photo-widths away (a webcam on a desk beside the
-tray), so the far dice come out smaller and flatter than the near ones.
+tray), so the far dice come out smaller and flatter than the near ones. ``--barrel 0.1``
+(with ``--tilt``) sees it through a cheap webcam's lens, which bows straight lines out: the
+dice at the frame's corners come out smaller than those at its centre, and flatter along
+the radius (the reader takes every camera for a pinhole one).
 
 Seven labels name another face than the die shows (``photo_views.LABEL_FIXES``), and five
 dice have none (``photo_views.UNLABELLED``), each checked by eye: the scores use the faces
@@ -129,6 +132,9 @@ def main(argv=None) -> int:
                     "as far away takes it, at as many pixels: the tray in the middle of a picture this "
                     "many times as wide, the rest the tray's colour (2, with --size 4000: a phone's "
                     "photo of the table, dice about 20 px wide at the reader's working size)")
+    ap.add_argument("--barrel", type=float, default=0.0, help="with --tilt or --roll: the camera's lens's barrel "
+                    "distortion k (a cheap webcam's, 0.05-0.15; 0.1: a thing at a corner of the frame looks "
+                    "1.3 times smaller along the radius than at its centre; photo_views.perspective)")
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
                     help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
@@ -148,6 +154,8 @@ def main(argv=None) -> int:
         ap.error("--fov needs --tilt (a camera's view in perspective)")
     if (args.tilt or args.roll) and not args.frame:
         ap.error("--tilt and --roll need --frame (the size of the camera's frames)")
+    if args.barrel and not (args.tilt or args.roll):
+        ap.error("--barrel needs --tilt or --roll (a camera's lens)")
     if args.exposure <= 0:
         ap.error("--exposure is a share of the light: over 0")
     if args.blur < 0:
@@ -200,7 +208,7 @@ def main(argv=None) -> int:
         labels = load_labels(f[:-4] + ".txt", w, h, fixed=not args.as_labelled)
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
                                args.exposure, args.blur, args.noise, seed=k, cast=cast, roll=args.roll,
-                               field_of_view=args.fov, far=args.far)
+                               field_of_view=args.fov, far=args.far, barrel=args.barrel)
         t0 = time.perf_counter()
         reading = read_still(img, told, looks)
         t_read += time.perf_counter() - t0
@@ -220,7 +228,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", through a lens of barrel distortion {args.barrel:g}" if args.barrel else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else "")
           + (", labels as they are" if args.as_labelled else "")
           + (f", {looks} looks pooled" if looks > 1 else ", one look"))

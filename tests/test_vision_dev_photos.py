@@ -171,6 +171,16 @@ def test_real_dice_seen_in_perspective():
     _assert_subset_rates(0.81, frame="640x480", jpeg=80, tilt=40.0)
 
 
+def test_real_dice_through_a_cheap_webcams_barrel_lens_are_read():
+    # The same photos through a webcam 60 degrees wide, 40 degrees from overhead, whose
+    # lens bows straight lines out (barrel distortion 0.1, ``photo_views.perspective``: a
+    # die at a corner of the frame comes out 1.3 times smaller along the radius than at
+    # its centre, and 1.1 times across it). The reader takes every camera for a pinhole
+    # one, yet reads 88 % right here (61 of 69, none wrong), against 94 % (65, none wrong)
+    # through the same webcam's lens without distortion.
+    _assert_subset_rates(0.81, frame="640x480", jpeg=80, tilt=40.0, field_of_view=60.0, barrel=0.1)
+
+
 @pytest.mark.parametrize("told, faces", [(53.0, [(5, 292, 129), (3, 334, 123), (1, 238, 124)]),
                                          (None, [(5, 292, 129), (1, 238, 124)])])
 def test_far_dice_seen_by_a_camera_near_the_tray_are_read_by_its_field_of_view_given_or_assumed(told, faces):

@@ -73,7 +73,7 @@ CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRIT
 def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
              tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0,
              cast: tuple[float, float, float] | None = None, roll: float = 0.0, field_of_view: float | None = None,
-             far: float = 1.0):
+             far: float = 1.0, barrel: float = 0.0):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
     with ``tilt``, seen in perspective by a camera that many degrees from overhead:
@@ -93,12 +93,15 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     from 1.5 photo-widths away. ``far`` over 1: first, the photo as a camera that many
     times as far away takes it, at as many pixels: the tray in the middle, as wide as
     before, the rest of the picture the tray's colour (``far`` times as wide, the photo of a
-    table a phone takes from further off)."""
+    table a phone takes from further off). ``barrel``: with ``tilt`` or ``roll``, the
+    camera's lens's barrel distortion (``perspective``), in the same warp."""
+    if barrel and not (frame and (tilt or roll)):
+        raise ValueError("barrel distortion is a camera's: it needs frame and tilt or roll")
     if far > 1.0:
         img, labels = _from_further(img, labels, far)
     if frame and (tilt or roll):
         distance = 1.5 if field_of_view is None else focal_length(field_of_view)
-        img, labels = perspective(img, labels, frame, tilt, distance, roll=roll)
+        img, labels = perspective(img, labels, frame, tilt, distance, roll=roll, barrel=barrel)
         frame = None
     sx = sy = 1.0
     if size:
@@ -127,6 +130,29 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     return img, labels
 
 
+def _barrel_sources(fw: int, fh: int, k: float) -> tuple[np.ndarray, np.ndarray]:
+    """For each pixel of a ``fw`` x ``fh`` frame seen through a lens of barrel distortion
+    ``k``, where it would lie seen through a lens without (``perspective``'s ``barrel``)."""
+    cx, cy, half = (fw - 1) / 2, (fh - 1) / 2, math.hypot(fw, fh) / 2
+    ys, xs = np.mgrid[0:fh, 0:fw].astype(np.float32)
+    dx, dy = xs - cx, ys - cy
+    grow = 1 + k * (dx * dx + dy * dy) / (half * half)
+    return cx + dx * grow, cy + dy * grow
+
+
+def _barrel_seen(x: float, y: float, fw: int, fh: int, k: float) -> tuple[float, float]:
+    """Where the point (x, y) of a frame seen through a lens without distortion shows
+    through one of barrel distortion ``k`` (``_barrel_sources`` the other way)."""
+    cx, cy, half = (fw - 1) / 2, (fh - 1) / 2, math.hypot(fw, fh) / 2
+    ux, uy = x - cx, y - cy
+    r_u = math.hypot(ux, uy) / half
+    r = r_u
+    for _ in range(30):   # (r (1 + k r^2) = r_u, by fixed-point steps: they converge for k << 1)
+        r = r_u / (1 + k * r * r)
+    f = r / r_u if r_u else 1.0
+    return cx + ux * f, cy + uy * f
+
+
 def _from_further(img, labels, far: float):
     """``as_frame``'s ``far``: the photo in the middle of one ``far`` times as wide and
     high, filled with the median colour of the photo's edge, and its labels moved with it."""
@@ -138,12 +164,17 @@ def _from_further(img, labels, far: float):
     return img, [(v, x + left, y + top, bw, bh) for v, x, y, bw, bh in labels]
 
 
-def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5, roll: float = 0.0):
+def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5, roll: float = 0.0,
+                barrel: float = 0.0):
     """The photo (taken from overhead) as a ``frame`` ("WxH") seen by a camera ``tilt``
     degrees from overhead, ``distance`` photo-widths from its centre, with the photo's centre
     row across the frame's width, and turned ``roll`` degrees about its own axis (the view
-    turned anticlockwise about the frame's centre); and the labels that stay
-    wholly inside the frame (box corners mapped, the box around them kept)."""
+    turned anticlockwise about the frame's centre), through a lens of barrel distortion
+    ``barrel`` (k: things at the frame's centre the size they were, and at its corners, a
+    half-diagonal out, 1 + 3k times smaller along the radius and 1 + k times across it;
+    each pixel's view, r half-diagonals out, is that r (1 + k r^2) out without it; a cheap
+    webcam's lens, k about 0.05 to 0.15); and the labels that stay wholly inside the frame (box
+    corners mapped, the box around them kept)."""
     fw, fh = (int(v) for v in frame.lower().split("x"))
     # Area-average the photo down to a little over the frame's scale first: the warp below
     # interpolates linearly, which would alias pips shrunk by more than about two.
@@ -174,12 +205,21 @@ def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5, rol
     # (in the photo, a unit is its width, about its centre: a taller photo runs on beyond)
     src = [(x * side + img.shape[1] / 2, y * side + img.shape[0] / 2) for x, y in corners]
     h = cv2.getPerspectiveTransform(np.float32(src), np.float32(dst))
-    out = cv2.warpPerspective(img, h, (fw, fh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if barrel:
+        # (one resampling for both, as the lens does: twice would soften the frame)
+        sx, sy = _barrel_sources(fw, fh, barrel)
+        src_xy = cv2.perspectiveTransform(np.dstack([sx, sy]).reshape(1, -1, 2), np.linalg.inv(h))
+        maps = src_xy.reshape(fh, fw, 2)
+        out = cv2.remap(img, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    else:
+        out = cv2.warpPerspective(img, h, (fw, fh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     kept = []
     for v, x, y, bw, bh in labels:
         pts = np.float32([[x, y], [x - bw / 2, y - bh / 2], [x + bw / 2, y - bh / 2],
                           [x + bw / 2, y + bh / 2], [x - bw / 2, y + bh / 2]]) * pre
         q = cv2.perspectiveTransform(pts[None], h)[0]
+        if barrel:
+            q = np.float32([_barrel_seen(float(x), float(y), fw, fh, barrel) for x, y in q])
         xs, ys = q[1:, 0], q[1:, 1]
         if xs.min() >= 0 and ys.min() >= 0 and xs.max() < fw and ys.max() < fh:
             kept.append((v, float(q[0, 0]), float(q[0, 1]), float(xs.max() - xs.min()), float(ys.max() - ys.min())))
