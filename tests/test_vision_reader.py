@@ -1364,3 +1364,25 @@ def test_two_tone_die_with_glare_over_a_pip_is_not_read_short():
     reading = read_dice(_two_tone_die(_FACE[4], glare=(0.5, 0.5)))
     assert reading.values == [5]
     assert not reading.uncertain
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_frame_is_sharpened_only_when_its_edges_are_soft(seed):
+    # Rendered trays, sharp, then through ever softer lenses: the edges of the things off
+    # the tray measure softer with each (``segment.edge_softness``), and only the softest,
+    # 2.2 px, is past ``SOFT_EDGE`` and sharpened before it is read; its dice are read as
+    # the sharp frame's are.
+    from companion.vision.dice import SOFT_EDGE
+    from companion.vision.segment import background, colour_space, edge_softness, foreground_mask
+
+    values = [3, 5, 6]
+    frame = render_tray(values, seed=seed, die_colour="mixed" if seed % 2 else (235, 235, 235))
+    measured = []
+    for blur in (0.0, 1.0, 2.2):
+        soft = cv2.GaussianBlur(frame, (0, 0), blur) if blur else frame
+        tray = colour_space(background(soft))
+        measured.append(edge_softness(soft, tray, foreground_mask(soft, bg_colours=tray)))
+        reading = read_dice(soft)
+        assert reading.sharpened == (blur == 2.2)
+    assert measured[0] < measured[1] < SOFT_EDGE < measured[2]
+    assert sorted(d.value for d in reading.dice) == values

@@ -111,7 +111,8 @@ def pooled(readings: Sequence[Reading], reach: float | None = None) -> Reading:
     out, uncertain = _one_per_thing(out, uncertain, 2 * reach)
     if dice:
         return DiceReading(out, uncertain, [s for r in readings for s in r.die_sizes],
-                           stretch=readings[0].stretch, stretch_guessed=readings[0].stretch_guessed)
+                           stretch=readings[0].stretch, stretch_guessed=readings[0].stretch_guessed,
+                           sharpened=readings[0].sharpened)
     return CoinReading(out, uncertain)
 
 
@@ -120,7 +121,8 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     still tray: ``looks`` readings pooled (``pooled``), the first of the frame as it is, the
     others with ``STILL_NOISE`` added (drawn from fixed seeds: the same photo always reads
     the same) at the reader's working size (``working_image``), where a webcam's frame
-    would have it. The others are read at the slant the first was read at where the
+    would have it. Each is sharpened or not as the first was (``read_dice``'s ``sharpen``:
+    noise or an enlargement would change how soft it measures). The others are read at the slant the first was read at where the
     calibration does not say: a frame's slant is measured from all its pips together, and
     noise that hid it would lose every die of that look (at 55 degrees from overhead it
     did, in some dev photos), not one borderline die.
@@ -172,9 +174,9 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
         source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
     for seed in range(1, looks):
         if enlarged:
-            readings.append(_enlarged_look(source, img, cal, seed - 1))
+            readings.append(_enlarged_look(source, img, cal, seed - 1, first.sharpened))
         else:
-            readings.append(read_dice(_noisy(img, seed), cal))
+            readings.append(read_dice(_noisy(img, seed), cal, sharpen=first.sharpened))
     reading = pooled(readings)
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
 
@@ -185,20 +187,23 @@ def _noisy(img: np.ndarray, seed: int) -> np.ndarray:
     return np.clip(img + noise, 0, 255).astype(np.uint8)
 
 
-def _enlarged_look(source: np.ndarray, img: np.ndarray, calibration: Calibration, seed: int) -> DiceReading:
+def _enlarged_look(source: np.ndarray, img: np.ndarray, calibration: Calibration, seed: int,
+                   sharpen: bool) -> DiceReading:
     """``read_dice`` of the photo at ``ENLARGE`` times the size of ``img``, its working image,
     in ``img``'s pixels, with ``STILL_NOISE`` drawn from ``seed`` where that is not 0.
     ``source`` is the photo at that size or, where it has fewer pixels, as it is: as much of
     the look as the photo has pixels for is its own (a phone's photo, shrunk to work on,
     has detail the working image lost); the rest is enlarged smoothly, the noise added
-    first. (A calibrated die size must say its frame size: it is read at another.)"""
+    first. (A calibrated die size must say its frame size: it is read at another.) It is
+    sharpened where ``sharpen`` says, as the first look was: the smooth enlargement softens
+    every edge, and a sharp frame's would measure soft."""
     from .dice import read_dice
     side = round(ENLARGE * max(img.shape[:2]))
     big = _noisy(source, seed) if seed else source
     if max(big.shape[:2]) < side:
         grow = side / max(big.shape[:2])
         big = cv2.resize(big, None, fx=grow, fy=grow, interpolation=cv2.INTER_CUBIC)
-    reading = read_dice(big, calibration, work_side=side)
+    reading = read_dice(big, calibration, work_side=side, sharpen=sharpen)
     return reading.moved((img.shape[1] / big.shape[1], img.shape[0] / big.shape[0]))
 
 

@@ -22,6 +22,9 @@ WORK_SIDE = 1000
 BRIGHT_LEVEL = 180.0
 # The most an underexposed frame is brightened (beyond it, it is mostly noise).
 MAX_GAIN = 2.5
+# A thing off the tray whose colour steps less than this from the tray's (in ``colour_space``
+# distance) has too faint an edge to tell how soft the frame is by (``edge_softness``).
+MIN_EDGE_STEP = 30.0
 
 
 def working_image(frame: np.ndarray, work_side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
@@ -152,6 +155,52 @@ def foreground_mask(img: np.ndarray, min_diff: float = 22.0, bg: np.ndarray | No
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return fill_holes(mask, max_hole=(min(img.shape[:2]) / 10) ** 2)
+
+
+def edge_softness(img: np.ndarray, tray_colours: np.ndarray, mask: np.ndarray, most: int = 12) -> float | None:
+    """How soft ``img`` is, in px: the median, over its ``most`` largest things off the tray
+    (``mask``, a ``foreground_mask``; ``tray_colours``, its ``background`` in ``colour_space``)
+    of die size or so, of the Gaussian sigma their outline's edge implies (their colour step
+    from the tray over their outline's steepest slopes); None without such a thing.
+
+    A phone photo shrunk to a webcam frame measures about 1.25 px (its dice's rounded edges
+    and shadows are soft in any frame; some photos are a little out of focus), the same
+    seen through a lens 0.8 px softer about 1.5 (the medians over every fifth dev photo as
+    a 640x480 frame 40 degrees from overhead; over ``dice.SOFT_EDGE``: 10 and 43 of 50)."""
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # (die-sized things, 12 to 70 px wide: specks are all edge, and a big thing's outline
+    # is mostly shading)
+    cnts = sorted((c for c in cnts if 150 <= cv2.contourArea(c) <= 5000), key=cv2.contourArea, reverse=True)[:most]
+    h, w = mask.shape[:2]
+    sigmas = []
+    for c in cnts:
+        # (each thing in its own box: the frame is mostly tray)
+        x, y, bw, bh = cv2.boundingRect(c)
+        x0, y0, x1, y1 = max(0, x - 3), max(0, y - 3), min(w, x + bw + 3), min(h, y + bh + 3)
+        own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(own, [c], -1, 1, -1, offset=(-x0, -y0))
+        diff = cv2.sqrt(_distance2(colour_space(img[y0:y1, x0:x1]), tray_colours[y0:y1, x0:x1]))
+        step = _quantile(diff[own > 0], 0.75)
+        if step < MIN_EDGE_STEP:
+            continue   # (too faint against the tray to measure an edge by)
+        # A step of height s blurred by sigma has slope s / (sigma * sqrt(2 pi)); Sobel
+        # reports 8x the slope.
+        slope = cv2.magnitude(cv2.Sobel(diff, cv2.CV_32F, 1, 0), cv2.Sobel(diff, cv2.CV_32F, 0, 1)) / 8.0
+        edge = cv2.morphologyEx(own, cv2.MORPH_GRADIENT, np.ones((5, 5), np.uint8)) > 0
+        sigmas.append(step / max(_quantile(slope[edge], 0.9) * math.sqrt(2 * math.pi), 1e-6))
+    return float(np.median(sigmas)) if sigmas else None
+
+
+def sharpened(img: np.ndarray, amount: float = 0.5, sigma: float = 1.0) -> np.ndarray:
+    """``img`` with an unsharp mask: its difference from a Gaussian blur of ``sigma`` px
+    added ``amount`` times over."""
+    return cv2.addWeighted(img, 1 + amount, cv2.GaussianBlur(img, (0, 0), sigma), -amount, 0)
+
+
+def _quantile(a: np.ndarray, q: float) -> float:
+    """The ``q`` quantile of ``a`` (an element of it, no interpolation: a partial sort)."""
+    k = int(q * (len(a) - 1))
+    return float(np.partition(a, k)[k])
 
 
 def _median(a: np.ndarray) -> np.floating:

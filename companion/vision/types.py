@@ -92,6 +92,9 @@ class DiceReading:
     # it was measured short: ``dice.read_dice``): a frame looked at again is left to
     # measure or guess its own (not in the JSON).
     stretch_guessed: bool = field(default=False, repr=False, compare=False)
+    # Whether the frame was sharpened before it was read (soft: ``dice.SOFT_EDGE``), for
+    # reading it again alike (``pooling.read_still``; not in the JSON).
+    sharpened: bool = field(default=False, repr=False, compare=False)
 
     @property
     def die_side(self) -> float | None:
@@ -135,7 +138,7 @@ class DiceReading:
 
         return DiceReading([moved_die(d) for d in self.dice], [moved(u) for u in self.uncertain],
                            [s * size for s in self.die_sizes], [pos(x, y) for x, y in self.leads],
-                           self.stretch, self.stretch_guessed)
+                           self.stretch, self.stretch_guessed, self.sharpened)
 
     @property
     def values(self) -> list[int]:
