@@ -208,7 +208,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
               sharpen: bool | None = None) -> DiceReading:
     """Read every die in ``frame`` (BGR or grey ndarray of any size), shrunk first to
     ``work_side`` px long where it is longer (``working_image``); sharpened first where it
-    is soft (``SOFT_EDGE``), or where ``sharpen`` says (a look at a frame enlarged, whose
+    is soft and not shrunk (``SOFT_EDGE``), or where ``sharpen`` says (a look at a frame enlarged, whose
     edges the enlargement softened, as the frame itself was read)."""
     cal = calibration or Calibration()
     img, scale = working_image(frame, work_side)
@@ -232,9 +232,13 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
     tray = colour_space(background(img))
     fg = foreground_mask(img, bg_colours=tray)
     # A soft frame (a webcam's lens, unsharpened) blurs small pips into their faces and
-    # together: sharpened first, it is read as a sharp one (``segment.edge_softness``).
+    # together: sharpened first, it is read as a sharp one (``segment.edge_softness``). Not
+    # a photo shrunk to be read: the shrinking sharpens what its lens softened, and what
+    # still measures soft is out of focus, which sharpening raised specks from (all 250
+    # dev photos as a phone's 4000 px photos from 1.5 times as far, three looks: 17 -> 50
+    # places asked about where no die lies).
     if sharpen is None:
-        softness = edge_softness(img, tray, fg)
+        softness = edge_softness(img, tray, fg) if scale == 1.0 else None
         sharpen = softness is not None and softness > SOFT_EDGE
     if sharpen:
         img = sharpened(img)

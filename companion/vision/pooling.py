@@ -163,7 +163,8 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
         # takes it; said so, every look scales it to the size it reads at)
         cal = cal.merged(Calibration(frame_size=[frame.shape[1], frame.shape[0]]))
     img, scale = working_image(frame)
-    first = read_dice(img, cal)
+    # (a photo shrunk to be read is not sharpened: ``read_dice``)
+    first = read_dice(img, cal, sharpen=False if scale < 1.0 else None)
     readings = [first]
     cal = _at_the_slant_of(first, cal)
     # (A slant the first look guessed leaves its dice to be asked about, each look
