@@ -1386,3 +1386,23 @@ def test_a_frame_is_sharpened_only_when_its_edges_are_soft(seed):
         assert reading.sharpened == (blur == 2.2)
     assert measured[0] < measured[1] < SOFT_EDGE < measured[2]
     assert sorted(d.value for d in reading.dice) == values
+
+
+def test_a_soft_photo_bigger_than_the_working_size_is_not_sharpened():
+    # A rendered tray as a 1920x1440 photo out of focus (blurred 6 px): shrunk to the
+    # reader's 1000 px, its edges still measure softer than ``SOFT_EDGE``, but shrinking has
+    # already sharpened what a lens softened, and sharpening what is left raised specks on
+    # phone photos to places asked about. Neither ``read_dice`` nor ``companion dice read``'s
+    # looks (``read_still``, which shrinks the photo itself first) sharpen it.
+    from companion.vision.dice import SOFT_EDGE
+    from companion.vision.pooling import read_still
+    from companion.vision.segment import background, colour_space, edge_softness, foreground_mask, working_image
+
+    frame = render_tray([3, 5, 6], seed=1)
+    photo = cv2.GaussianBlur(cv2.resize(frame, (1920, 1440), interpolation=cv2.INTER_CUBIC), (0, 0), 6.0)
+    small, _ = working_image(photo)
+    tray = colour_space(background(small))
+    assert edge_softness(small, tray, foreground_mask(small, bg_colours=tray)) > SOFT_EDGE
+    assert read_dice(small).sharpened   # (the same picture, given at its own size)
+    assert not read_dice(photo).sharpened
+    assert not read_still(photo).sharpened

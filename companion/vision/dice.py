@@ -208,8 +208,9 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
               sharpen: bool | None = None) -> DiceReading:
     """Read every die in ``frame`` (BGR or grey ndarray of any size), shrunk first to
     ``work_side`` px long where it is longer (``working_image``); sharpened first where it
-    is soft and not shrunk (``SOFT_EDGE``), or where ``sharpen`` says (a look at a frame enlarged, whose
-    edges the enlargement softened, as the frame itself was read)."""
+    is soft and not shrunk (``SOFT_EDGE``), or where ``sharpen`` says (a look at a frame
+    enlarged, whose edges the enlargement softened, as the frame itself was read; a photo
+    its caller shrank)."""
     cal = calibration or Calibration()
     img, scale = working_image(frame, work_side)
     whole = img.shape[:2]   # (the camera's axis is at its centre)

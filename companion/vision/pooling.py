@@ -122,10 +122,11 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     others with ``STILL_NOISE`` added (drawn from fixed seeds: the same photo always reads
     the same) at the reader's working size (``working_image``), where a webcam's frame
     would have it. Each is sharpened or not as the first was (``read_dice``'s ``sharpen``:
-    noise or an enlargement would change how soft it measures). The others are read at the slant the first was read at where the
-    calibration does not say: a frame's slant is measured from all its pips together, and
-    noise that hid it would lose every die of that look (at 55 degrees from overhead it
-    did, in some dev photos), not one borderline die.
+    noise or an enlargement would change how soft it measures), and the first not where
+    the photo was shrunk to the working size. The others are read at the slant the first
+    was read at where the calibration does not say: a frame's slant is measured from all
+    its pips together, and noise that hid it would lose every die of that look (at 55
+    degrees from overhead it did, in some dev photos), not one borderline die.
 
     Where the first look finds the dice small (``BIG_DIE``), and did not guess the slant,
     the looks after it are at the frame enlarged instead (``ENLARGE``), at that slant too:
