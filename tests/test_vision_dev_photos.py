@@ -513,11 +513,10 @@ def test_a_soft_webcam_frame_is_sharpened_before_it_is_read(name, frame, faces):
     # is read, and these dice, asked about in the frame as it is, are read. (Photos the
     # network never saw in training.)
     from companion.vision.dice import SOFT_EDGE, read_dice
-    from companion.vision.segment import background, colour_space, edge_softness, foreground_mask
+    from companion.vision.segment import edge_softness
 
     img, labels = _photo(name, frame="640x480", jpeg=80, tilt=40.0, **frame)
-    tray = colour_space(background(img))
-    assert edge_softness(img, tray, foreground_mask(img, bg_colours=tray)) > SOFT_EDGE
+    assert edge_softness(img) > SOFT_EDGE
     reading = _assert_read(img, labels, faces)
     assert reading.sharpened
     as_it_is = read_dice(img, sharpen=False)

@@ -1373,15 +1373,14 @@ def test_a_frame_is_sharpened_only_when_its_edges_are_soft(seed):
     # 2.2 px, is past ``SOFT_EDGE`` and sharpened before it is read; its dice are read as
     # the sharp frame's are.
     from companion.vision.dice import SOFT_EDGE
-    from companion.vision.segment import background, colour_space, edge_softness, foreground_mask
+    from companion.vision.segment import edge_softness
 
     values = [3, 5, 6]
     frame = render_tray(values, seed=seed, die_colour="mixed" if seed % 2 else (235, 235, 235))
     measured = []
     for blur in (0.0, 1.0, 2.2):
         soft = cv2.GaussianBlur(frame, (0, 0), blur) if blur else frame
-        tray = colour_space(background(soft))
-        measured.append(edge_softness(soft, tray, foreground_mask(soft, bg_colours=tray)))
+        measured.append(edge_softness(soft))
         reading = read_dice(soft)
         assert reading.sharpened == (blur == 2.2)
     assert measured[0] < measured[1] < SOFT_EDGE < measured[2]
@@ -1396,13 +1395,12 @@ def test_a_soft_photo_bigger_than_the_working_size_is_not_sharpened():
     # looks (``read_still``, which shrinks the photo itself first) sharpen it.
     from companion.vision.dice import SOFT_EDGE
     from companion.vision.pooling import read_still
-    from companion.vision.segment import background, colour_space, edge_softness, foreground_mask, working_image
+    from companion.vision.segment import edge_softness, working_image
 
     frame = render_tray([3, 5, 6], seed=1)
     photo = cv2.GaussianBlur(cv2.resize(frame, (1920, 1440), interpolation=cv2.INTER_CUBIC), (0, 0), 6.0)
     small, _ = working_image(photo)
-    tray = colour_space(background(small))
-    assert edge_softness(small, tray, foreground_mask(small, bg_colours=tray)) > SOFT_EDGE
+    assert edge_softness(small) > SOFT_EDGE
     assert read_dice(small).sharpened   # (the same picture, given at its own size)
     assert not read_dice(photo).sharpened
     assert not read_still(photo).sharpened

@@ -239,8 +239,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
     # dev photos as a phone's 4000 px photos from 1.5 times as far, three looks: 17 -> 50
     # places asked about where no die lies).
     if sharpen is None:
-        softness = edge_softness(img, tray, fg) if scale == 1.0 else None
-        sharpen = softness is not None and softness > SOFT_EDGE
+        sharpen = scale == 1.0 and (edge_softness(img, tray, fg) or 0.0) > SOFT_EDGE
     if sharpen:
         img = sharpened(img)
         tray = colour_space(background(img))

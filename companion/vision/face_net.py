@@ -200,17 +200,18 @@ class FaceNet:
 # centre pip is faint (the network: 0.72 a 2) and a 1 with a glint beside its pip (0.52 a
 # 3). At 0.15, the wrong die at 55 degrees stayed, and 25 dice on the frames with no dice.
 # Tried and not kept: the network looking at a view in its four quarter turns, its answer
-# their geometric mean. All 250 dev photos as five kinds of 640x480 webcam frame, one look:
-# 8,028 dice read right and 34 wrong -> 7,966 and 17, every view turned, at these bars;
-# with ACCEPT at 0.85 and STEADY at 0.75 and the dice the pips read seen once, 8,224 and 32
-# (one view of each at those bars: 8,261 and 87); the 50 held-out photos, 1,649 and 4 ->
-# 1,686 and 2. But those frames are warped overhead photos, which show no die's sides: at
-# 0.85 and 0.75 the rendered trays seen at a slant read 6 near sides as dice where the
-# tests allow 1, and a dark keyboard 7 keys; with STEADY alone at 0.8, 2 near sides. The
-# turns cost half again a real frame's reading time (40 degrees: 99 -> 152 ms median).
-# The near sides come in at the uncertain spots' lower bars (the gain is there too); at
-# the blobs', a near side and 3 wrong where 2 are allowed; the leads' and whole faces'
-# lower bars alone pass those tests but read 7,993 right and 22 wrong.
+# their geometric mean. All 250 dev photos as five kinds of 640x480 webcam frame, one
+# look: 8,028 dice read right and 34 wrong -> 7,966 and 17, every view turned, at these
+# bars; with ACCEPT at 0.85 and STEADY at 0.75 and the dice the pips read seen once, 8,224
+# and 32 (one view of each at those bars: 8,261 and 87); the 50 held-out photos, every
+# view turned, 1,649 and 4 -> 1,686 and 2. But those frames are warped overhead photos,
+# which show no die's sides: at 0.85 and 0.75 the rendered trays seen at a slant read 6
+# near sides as dice where the tests allow 1, and a dark keyboard 7 keys; with STEADY
+# alone at 0.8, 2 near sides. The turns cost half again a real frame's reading time (40
+# degrees: 99 -> 152 ms median). The near sides come in at the uncertain spots' lower bars
+# (the gain is there too); at the blobs', a near side and 3 wrong where 2 are allowed; the
+# leads' and whole faces' lower bars alone pass those tests but read 7,993 right and 22
+# wrong.
 ACCEPT = 0.95
 AGREE = 0.8
 SUPPORT = 0.25

@@ -157,16 +157,22 @@ def foreground_mask(img: np.ndarray, min_diff: float = 22.0, bg: np.ndarray | No
     return fill_holes(mask, max_hole=(min(img.shape[:2]) / 10) ** 2)
 
 
-def edge_softness(img: np.ndarray, tray_colours: np.ndarray, mask: np.ndarray, most: int = 12) -> float | None:
+def edge_softness(img: np.ndarray, tray_colours: np.ndarray | None = None, mask: np.ndarray | None = None,
+                  most: int = 12) -> float | None:
     """How soft ``img`` is, in px: the median, over its ``most`` largest things off the tray
-    (``mask``, a ``foreground_mask``; ``tray_colours``, its ``background`` in ``colour_space``)
-    of die size or so, of the Gaussian sigma their outline's edge implies (their colour step
-    from the tray over their outline's steepest slopes); None without such a thing.
+    (``mask``, a ``foreground_mask``; ``tray_colours``, its ``background`` in ``colour_space``;
+    worked out here where not given) of die size or so, of the Gaussian sigma their
+    outline's edge implies (their colour step from the tray over their outline's steepest
+    slopes); None without such a thing.
 
     A phone photo shrunk to a webcam frame measures about 1.25 px (its dice's rounded edges
     and shadows are soft in any frame; some photos are a little out of focus), the same
     seen through a lens 0.8 px softer about 1.5 (the medians over every fifth dev photo as
     a 640x480 frame 40 degrees from overhead; over ``dice.SOFT_EDGE``: 10 and 43 of 50)."""
+    if tray_colours is None:
+        tray_colours = colour_space(background(img))
+    if mask is None:
+        mask = foreground_mask(img, bg_colours=tray_colours)
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     # (die-sized things, 12 to 70 px wide: specks are all edge, and a big thing's outline
     # is mostly shading)
