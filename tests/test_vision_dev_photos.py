@@ -413,6 +413,22 @@ def test_small_dice_seen_steeply_whose_pips_cannot_tell_the_slant_are_read_at_a_
     assert _accuracy_module().score_image(still, labels)["wrong"] == 0
 
 
+def test_small_dice_seen_steeply_whose_slant_only_an_enlarged_look_measures_are_read():
+    # Five dice through a 53-degree webcam 55 degrees from overhead, their tops 27-37 px
+    # wide but 11-17 tall: the frame as it is shows no slant (its pips are found merged into blobs), so
+    # read as from overhead it reads none of them. `companion dice read` looks again at it
+    # enlarged, where the pips show the slant: all five are read. (Held at the slant the
+    # first look read, the enlarged looks read none either. A photo the network never saw
+    # in training.)
+    from companion.vision.dice import read_dice
+    from companion.vision.pooling import read_still
+    img, labels = _photo("IMG_20191209_095647.jpg", frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
+    first = read_dice(img)
+    assert first.stretch is None and not first.dice
+    score = _accuracy_module().score_image(read_still(img), labels)
+    assert score["correct"] == len(labels) == 5 and score["wrong"] == score["phantom"] == 0
+
+
 @pytest.mark.parametrize("name, frame, one", [
     # a red pip on blue marble, in the photo as it is
     ("IMG_20191208_112905.jpg", {}, (1265, 1730)),

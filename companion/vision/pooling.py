@@ -129,18 +129,18 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     degrees from overhead it did, in some dev photos), not one borderline die.
 
     Where the first look finds the dice small (``BIG_DIE``), and did not guess the slant,
-    the looks after it are at the frame enlarged instead (``ENLARGE``), at that slant too:
-    a pip of a pixel or two is then a spot the pip filters and outlines can measure (their
-    least sizes are whole pixels). A photo bigger than the working size gives that
-    enlargement from its own pixels; a frame that is not is enlarged smoothly. The
-    enlargement resamples every pip, so the first of them is of the frame as it is, the
-    others with noise. A die only the enlarged looks read is read by two looks of three,
-    like any; one a single look reads is asked about (``pooled``). (All 250 dev photos as
-    a phone's 4000 px photos of the table from twice as far, JPEG 90, dice about 20 px
-    wide at the working size: 1,627 -> 1,712 read right, 5 -> 2 wrong, where the looks
-    were the working image enlarged, which ``read_dice`` then shrank straight back; from
-    1.5 times as far, 1,766 right either way, 29 -> 17 spots asked about where no die
-    lies. A photo read in 0.57 -> 0.81 s.)
+    the looks after it are at the frame enlarged instead (``ENLARGE``), at that slant too
+    unless the first measured none (then each measures its own: below). A pip of a pixel or
+    two is then a spot the pip filters and outlines can measure (their least sizes are whole
+    pixels). A photo bigger than the working size gives that enlargement from its own
+    pixels; a frame that is not is enlarged smoothly. The enlargement resamples every pip,
+    so the first of them is of the frame as it is, the others with noise. A die only the
+    enlarged looks read is read by two looks of three, like any; one a single look reads is
+    asked about (``pooled``). (All 250 dev photos as a phone's 4000 px photos of the table
+    from twice as far, JPEG 90, dice about 20 px wide at the working size: 1,627 -> 1,712
+    read right, 5 -> 2 wrong, where the looks were the working image enlarged, which
+    ``read_dice`` then shrank straight back; from 1.5 times as far, 1,766 right either way,
+    29 -> 17 spots asked about where no die lies. A photo read in 0.57 -> 0.81 s.)
 
     (All 250 dev photos as 640x480 webcam frames at 40 degrees, JPEG 80: 1,668 dice read
     right by one look, 1,694 by three; 6 read wrong either way. Over six such views, 213
@@ -156,7 +156,17 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     the first four views and 1 more wrong, but failed 10 to 15 of the tests' hard cases:
     its slant, measured in the enlarged frame, read near sides as faces (even leaving out
     pips flattened across the frame's slant, side faces' seen at a corner); measured at
-    the frame's own size, other dice were lost.)"""
+    the frame's own size, other dice were lost.)
+
+    Small dice seen steeply can show the first look no slant: their pips, a pixel or two
+    across, are found merged into blobs too coarse to measure it by, so it reads the frame
+    as from overhead, where no squashed face is square, and finds few dice or none. The
+    enlarged looks, whose pips are then measurable, measure the slant for themselves. (All
+    250 dev photos through a 53-degree webcam at 55 degrees, JPEG 80: 1,577 -> 1,589 read
+    right, at 40 degrees 1,688 -> 1,690, through a 60-degree one 1,666 -> 1,667, soft and
+    squeezed the same; 48 wrong either way over the five views, 33 -> 31 spots asked about
+    where no die lies. As phone photos from twice as far, 1,712 -> 1,713 right, 2 wrong.
+    The noisy looks at the frame's own size, measuring their own too: 2 more right.)"""
     from .dice import read_dice
     cal = calibration or Calibration()
     if cal.die_size and not cal.frame_size:
@@ -167,10 +177,11 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     # (a photo shrunk to be read is not sharpened: ``read_dice``)
     first = read_dice(img, cal, sharpen=False if scale < 1.0 else None)
     readings = [first]
-    cal = _at_the_slant_of(first, cal)
     # (A slant the first look guessed leaves its dice to be asked about, each look
     # guessing for itself: enlarged looks sure of their own slant would outvote that.)
     enlarged = not first.stretch_guessed and (first.die_side is None or first.die_side < BIG_DIE)
+    # (Small dice the first look found no slant in, enlarged, may show one: their own.)
+    cal = cal if enlarged and first.stretch is None else _at_the_slant_of(first, cal)
     if enlarged and looks > 1:
         # (the photo's own pixels for them, shrunk once for every enlarged look)
         source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
