@@ -10,6 +10,8 @@
   held-out dev photos as 640x480 webcam frames from 40 degrees (where
   ``../shared/datasets/dice-real-dev`` is at hand), and as a webcam 53 degrees wide gives
   them, read as they are and told its field of view (flattened first: ``perspective``);
+- ms the settle detector spends on a settled roll of those real frames: the three still
+  frames it reads and pools (the second and third enlarged where the dice are small);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
@@ -79,6 +81,9 @@ def main() -> int:
         _time("the same through a webcam 53 degrees wide, taken to be 45", wide, None)
         _time("  told its field of view", wide, Calibration(field_of_view=53.0))
         _time("  said to be far away (not flattened)", wide, Calibration(field_of_view=10.0))
+        # What a roll costs the daemon once the tray is still: the settle detector reads
+        # three frames and pools them, the second and third enlarged where the dice are small.
+        _time_settled(f"{len(frames)} real photos as those frames 40 degrees from overhead", frames)
 
     # The face network's share of those figures: one view per die read, fifteen around each
     # spot it is asked to read on its own.
@@ -121,6 +126,29 @@ def main() -> int:
         else:
             print(f"  {fps} fps: no roll was read")
     return 0
+
+
+def _time_settled(label: str, frames: list) -> None:
+    """Print the median and worst ms the settle detector spends on each of ``frames`` from
+    the hand leaving the tray to its report (the still frames it reads and pools, and the
+    motion checks of every frame)."""
+    from companion.vision.settle import SettleDetector
+    times = []
+    for frame in frames:
+        det = SettleDetector()
+        det.arm()
+        hand = frame.copy()
+        hand[frame.shape[0] * 5 // 12:, frame.shape[1] * 5 // 13:frame.shape[1] * 8 // 13] = (60, 90, 140)
+        det.feed(hand, 0.0)
+        spent, reading, k = 0.0, None, 0
+        while reading is None and k < 30:
+            k += 1
+            t0 = time.thread_time()
+            reading = det.feed(frame, k / 15)
+            spent += time.thread_time() - t0
+        times.append(1000 * spent)
+    print(f"  a settled roll (three still frames read and pooled), {label}: "
+          f"median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms (CPU)")
 
 
 def _time(label: str, frames: list, calibration) -> list:

@@ -22,7 +22,8 @@ further apart (``_one_per_thing``): what is read within 0.6 of a side is one die
 
 A photo is one frame, but it can be looked at as a webcam's frames would show it
 (``read_still``): as it is, and with a webcam's sensor noise added (or, where its dice are
-small, enlarged), ``STILL_LOOKS`` times in all, pooled the same way.
+small, enlarged: as the settle detector reads its still frames after the first),
+``STILL_LOOKS`` times in all, pooled the same way.
 """
 
 from __future__ import annotations
@@ -158,30 +159,21 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     pips flattened across the frame's slant, side faces' seen at a corner); measured at
     the frame's own size, other dice were lost.)
 
-    Small dice seen steeply can show the first look no slant: their pips, a pixel or two
-    across, are found merged into blobs too coarse to measure it by, so it reads the frame
-    as from overhead, where no squashed face is square, and finds few dice or none. The
-    enlarged looks, whose pips are then measurable, measure the slant for themselves. (All
-    250 dev photos through a 53-degree webcam at 55 degrees, JPEG 80: 1,577 -> 1,589 read
-    right, at 40 degrees 1,688 -> 1,690, through a 60-degree one 1,666 -> 1,667, soft and
-    squeezed the same; 48 wrong either way over the five views, 33 -> 31 spots asked about
-    where no die lies. As phone photos from twice as far, 1,712 -> 1,713 right, 2 wrong.
-    The noisy looks at the frame's own size, measuring their own too: 2 more right.)"""
+    Where the first look found no slant, the enlarged looks measure their own
+    (``later_calibration``). (All 250 dev photos through a 53-degree webcam at 55 degrees,
+    JPEG 80: 1,577 -> 1,589 read right, at 40 degrees 1,688 -> 1,690, through a 60-degree
+    one 1,666 -> 1,667, soft and squeezed the same; 48 wrong either way over the five views,
+    33 -> 31 spots asked about where no die lies. As phone photos from twice as far, 1,712
+    -> 1,713 right, 2 wrong. The noisy looks at the frame's own size, measuring their own
+    too: 2 more right.)"""
     from .dice import read_dice
-    cal = calibration or Calibration()
-    if cal.die_size and not cal.frame_size:
-        # (a die size for no frame size in particular is the photo's own, as ``read_dice``
-        # takes it; said so, every look scales it to the size it reads at)
-        cal = cal.merged(Calibration(frame_size=[frame.shape[1], frame.shape[0]]))
+    cal = _sized_for(calibration or Calibration(), frame)
     img, scale = working_image(frame)
     # (a photo shrunk to be read is not sharpened: ``read_dice``)
     first = read_dice(img, cal, sharpen=False if scale < 1.0 else None)
     readings = [first]
-    # (A slant the first look guessed leaves its dice to be asked about, each look
-    # guessing for itself: enlarged looks sure of their own slant would outvote that.)
-    enlarged = not first.stretch_guessed and (first.die_side is None or first.die_side < BIG_DIE)
-    # (Small dice the first look found no slant in, enlarged, may show one: their own.)
-    cal = cal if enlarged and first.stretch is None else _at_the_slant_of(first, cal)
+    enlarged = enlarges(first)
+    cal = later_calibration(first, cal, enlarged)
     if enlarged and looks > 1:
         # (the photo's own pixels for them, shrunk once for every enlarged look)
         source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
@@ -192,6 +184,51 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
             readings.append(read_dice(_noisy(img, seed), cal, sharpen=first.sharpened))
     reading = pooled(readings)
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
+
+
+def enlarges(first: DiceReading, scale: float = 1.0) -> bool:
+    """Whether the looks at a still tray after ``first`` (a reading of its frame, which the
+    reader works on scaled by ``scale``: ``working_image``) are taken at the frame enlarged:
+    where its dice are small there (``BIG_DIE``) or none was measured, and the slant was not
+    guessed. (A slant the first look guessed leaves its dice to be asked about, each look
+    guessing for itself: enlarged looks sure of their own slant would outvote that.)"""
+    return not first.stretch_guessed and (first.die_side is None or first.die_side * scale < BIG_DIE)
+
+
+def later_calibration(first: DiceReading, calibration: Calibration, enlarged: bool) -> Calibration:
+    """``calibration`` for the looks at a still tray after ``first``: at ``first``'s slant
+    (``_at_the_slant_of``), but where they are ``enlarged`` and it found no slant, as it
+    is: small dice seen steeply can show the first look none (pips a pixel or two across,
+    found merged into blobs too coarse to measure it by, so it reads the frame as from
+    overhead, where no squashed face is square), and the enlarged looks, whose pips are
+    then measurable, measure it for themselves."""
+    if enlarged and first.stretch is None:
+        return calibration
+    return _at_the_slant_of(first, calibration)
+
+
+def enlarged_frame(frame: np.ndarray, first: DiceReading, calibration: Calibration) -> DiceReading | None:
+    """``read_dice`` of ``frame``, a still tray's frame after the one read as ``first``, as
+    ``read_still`` reads its looks after the first where they are enlarged (``enlarges``;
+    None where they are not): at the slant of ``later_calibration``, sharpened as ``first``
+    was, enlarged ``ENLARGE`` times; in ``frame``'s pixels. (The settle detector's: its
+    later frames bring their own noise.)"""
+    img, scale = working_image(frame)
+    if not enlarges(first, scale):
+        return None
+    source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
+    cal = later_calibration(first, _sized_for(calibration, frame), True)
+    reading = _enlarged_look(source, img, cal, 0, first.sharpened)
+    return reading if scale == 1.0 else reading.moved(1.0 / scale)
+
+
+def _sized_for(calibration: Calibration, frame: np.ndarray) -> Calibration:
+    """``calibration``, its die size (if any) said to be of ``frame``'s size where it says
+    no size: as ``read_dice`` takes it, the frame's own, which each look then scales to
+    the size it reads at."""
+    if calibration.die_size and not calibration.frame_size:
+        return calibration.merged(Calibration(frame_size=[frame.shape[1], frame.shape[0]]))
+    return calibration
 
 
 def _noisy(img: np.ndarray, seed: int) -> np.ndarray:
