@@ -11,7 +11,8 @@
   ``../shared/datasets/dice-real-dev`` is at hand), and as a webcam 53 degrees wide gives
   them, read as they are and told its field of view (flattened first: ``perspective``);
 - ms the settle detector spends on a settled roll of those real frames: the three still
-  frames it reads and pools (the second and third enlarged where the dice are small);
+  frames it reads and pools (the second and third enlarged where the dice are small and
+  the first left something to ask about);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
@@ -82,7 +83,8 @@ def main() -> int:
         _time("  told its field of view", wide, Calibration(field_of_view=53.0))
         _time("  said to be far away (not flattened)", wide, Calibration(field_of_view=10.0))
         # What a roll costs the daemon once the tray is still: the settle detector reads
-        # three frames and pools them, the second and third enlarged where the dice are small.
+        # three frames and pools them, the second and third enlarged where the dice are small
+        # and the first left something to ask about (``settle``).
         _time_settled(f"{len(frames)} real photos as those frames 40 degrees from overhead", frames)
 
     # The face network's share of those figures: one view per die read, fifteen around each

@@ -25,17 +25,20 @@ How it decides:
   were not read alike three times running within 12 still frames:
   ``benchmarks/vision_stills.py``.) A die still rolling is never read: any motion clears
   the readings collected so far.
-- Where the first of those frames shows the dice small, the frames after it are read
-  enlarged, at its slant unless it measured none, as ``companion dice read`` looks again at
-  a photo (``pooling.enlarged_frame``): a pip of a pixel or two is then one the reader can
-  measure. (Every fifth dev photo, two such sets of 50, as webcam frames with fresh noise
-  each: 40 degrees from overhead through a 60-degree webcam, 342 -> 345 of 369 dice
-  reported right, 2 -> 0 wrong, and 340 -> 341 of 363, 4 -> 5 wrong; 55 degrees, a 53-degree
-  webcam, 317 -> 324 of 368, 2 -> 3 wrong, and 317 -> 321 of 363, 0 -> 2. Of those read
-  wrong, shown sure enough to be taken unasked (0.8): 2 -> 1; the rest, either way, read
-  in one frame of the three, shown unsure. The frames after the first take about 1.6
-  times as long to read: a settled roll of the held-out photos at 40 degrees, 113 -> 161
-  ms median on one core here, ``benchmarks/bench_vision.py``.)
+- Where the first of those frames shows the dice small, and left something to ask about
+  or read no die, the frames after it are read enlarged, at its slant unless it measured
+  none, as ``companion dice read`` looks again at a photo (``pooling.enlarged_frame``): a
+  pip of a pixel or two is then one the reader can measure. (Every fifth dev photo, two
+  such sets of 50, as webcam frames with fresh noise each: 40 degrees from overhead
+  through a 60-degree webcam, 342 -> 345 of 369 dice reported right, 2 -> 0 wrong, and
+  340 -> 342 of 363, 4 -> 5 wrong; 55 degrees, a 53-degree webcam, 317 -> 324 of 368,
+  2 -> 3 wrong, and 317 -> 321 of 363, 0 -> 2. Of those read wrong, shown sure enough to
+  be taken unasked (0.8): 2 -> 1; the rest, either way, read in one frame of the three,
+  shown unsure. Enlarging after a first frame read clean too, as a photo's looks are,
+  read one die fewer right over the four sets and asked about one that this misses, and
+  a settled roll of the held-out photos at 40 degrees took 161 ms median on one core
+  here, for 113 read as they are and 114-119 so: ``benchmarks/bench_vision.py``. A Pi's
+  core is 4-6 times slower.)
 - After a report the detector is *done* until re-armed. With ``auto_rearm=True`` it re-arms
   itself, but then still never reports the same dice twice: a new report needs motion
   and a frame and a reading that differ from the last one's (``unmoved``: so a hand
@@ -122,7 +125,8 @@ class SettleDetector:
     def _read_as_learnt(self, frame: np.ndarray) -> DiceReading:
         """read_dice, told what the rolls reported so far showed where the calibration does
         not say (``_learn``): the die size (one pass of the reader then suffices) and the
-        slant."""
+        slant; a still frame after the first of its run enlarged where the first's dice are
+        small and it left something to ask about (the module docstring)."""
         from .calibration import Calibration
         from .dice import read_dice
         cal = self.calibration or Calibration()
@@ -131,8 +135,9 @@ class SettleDetector:
                                          frame_size=[frame.shape[1], frame.shape[0]]))
         if self.learnt_stretch and cal.stretch is None:
             cal = cal.merged(Calibration(stretch=list(self.learnt_stretch)))
-        if self._candidates:
-            later = enlarged_frame(frame, self._candidates[0], cal)
+        first = self._candidates[0] if self._candidates else None
+        if first is not None and (first.uncertain or not first.dice):
+            later = enlarged_frame(frame, first, cal)
             if later is not None:
                 return later
         return read_dice(frame, cal)
