@@ -160,7 +160,7 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     the frame's own size, other dice were lost.)
 
     Where the first look found no slant, the enlarged looks measure their own
-    (``later_calibration``). (All 250 dev photos through a 53-degree webcam at 55 degrees,
+    (``_later_calibration``). (All 250 dev photos through a 53-degree webcam at 55 degrees,
     JPEG 80: 1,577 -> 1,589 read right, at 40 degrees 1,688 -> 1,690, through a 60-degree
     one 1,666 -> 1,667, soft and squeezed the same; 48 wrong either way over the five views,
     33 -> 31 spots asked about where no die lies. As phone photos from twice as far, 1,712
@@ -172,8 +172,8 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     # (a photo shrunk to be read is not sharpened: ``read_dice``)
     first = read_dice(img, cal, sharpen=False if scale < 1.0 else None)
     readings = [first]
-    enlarged = enlarges(first)
-    cal = later_calibration(first, cal, enlarged)
+    enlarged = _enlarges(first)
+    cal = _later_calibration(first, cal, enlarged)
     if enlarged and looks > 1:
         # (the photo's own pixels for them, shrunk once for every enlarged look)
         source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
@@ -186,7 +186,7 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
 
 
-def enlarges(first: DiceReading, scale: float = 1.0) -> bool:
+def _enlarges(first: DiceReading, scale: float = 1.0) -> bool:
     """Whether the looks at a still tray after ``first`` (a reading of its frame, which the
     reader works on scaled by ``scale``: ``working_image``) are taken at the frame enlarged:
     where its dice are small there (``BIG_DIE``) or none was measured, and the slant was not
@@ -195,7 +195,7 @@ def enlarges(first: DiceReading, scale: float = 1.0) -> bool:
     return not first.stretch_guessed and (first.die_side is None or first.die_side * scale < BIG_DIE)
 
 
-def later_calibration(first: DiceReading, calibration: Calibration, enlarged: bool) -> Calibration:
+def _later_calibration(first: DiceReading, calibration: Calibration, enlarged: bool) -> Calibration:
     """``calibration`` for the looks at a still tray after ``first``: at ``first``'s slant
     (``_at_the_slant_of``), but where they are ``enlarged`` and it found no slant, as it
     is: small dice seen steeply can show the first look none (pips a pixel or two across,
@@ -209,15 +209,15 @@ def later_calibration(first: DiceReading, calibration: Calibration, enlarged: bo
 
 def enlarged_frame(frame: np.ndarray, first: DiceReading, calibration: Calibration) -> DiceReading | None:
     """``read_dice`` of ``frame``, a still tray's frame after the one read as ``first``, as
-    ``read_still`` reads its looks after the first where they are enlarged (``enlarges``;
-    None where they are not): at the slant of ``later_calibration``, sharpened as ``first``
+    ``read_still`` reads its looks after the first where they are enlarged (``_enlarges``;
+    None where they are not): at the slant of ``_later_calibration``, sharpened as ``first``
     was, enlarged ``ENLARGE`` times; in ``frame``'s pixels. (The settle detector's: its
     later frames bring their own noise.)"""
     img, scale = working_image(frame)
-    if not enlarges(first, scale):
+    if not _enlarges(first, scale):
         return None
     source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
-    cal = later_calibration(first, _sized_for(calibration, frame), True)
+    cal = _later_calibration(first, _sized_for(calibration, frame), True)
     reading = _enlarged_look(source, img, cal, 0, first.sharpened)
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
 
