@@ -33,6 +33,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 # (the real labelled dev photos, where vision_accuracy.py finds them)
 from vision_accuracy import DEFAULT_DIR as DEV_PHOTOS  # noqa: E402
+# (a hand reaching into the tray: the motion before a settled roll)
+from vision_stills import _hand_over  # noqa: E402
 
 
 def main() -> int:
@@ -139,9 +141,7 @@ def _time_settled(label: str, frames: list) -> None:
     for frame in frames:
         det = SettleDetector()
         det.arm()
-        hand = frame.copy()
-        hand[frame.shape[0] * 5 // 12:, frame.shape[1] * 5 // 13:frame.shape[1] * 8 // 13] = (60, 90, 140)
-        det.feed(hand, 0.0)
+        det.feed(_hand_over(frame), 0.0)
         spent, reading, k = 0.0, None, 0
         while reading is None and k < 30:
             k += 1

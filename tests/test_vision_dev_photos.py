@@ -415,11 +415,11 @@ def test_small_dice_seen_steeply_whose_pips_cannot_tell_the_slant_are_read_at_a_
 
 def test_small_dice_seen_steeply_whose_slant_only_an_enlarged_look_measures_are_read():
     # Five dice through a 53-degree webcam 55 degrees from overhead, their tops 27-37 px
-    # wide but 11-17 tall: the frame as it is shows no slant (its pips are found merged into blobs), so
-    # read as from overhead it reads none of them. `companion dice read` looks again at it
-    # enlarged, where the pips show the slant: all five are read. (Held at the slant the
-    # first look read, the enlarged looks read none either. A photo the network never saw
-    # in training.)
+    # wide but 11-17 tall: the frame as it is shows no slant (its pips are found merged
+    # into blobs), so read as from overhead it reads none of them. `companion dice read`
+    # looks again at it enlarged, where the pips show the slant: all five are read. (Held
+    # at the slant the first look read, the enlarged looks read none either. A photo the
+    # network never saw in training.)
     from companion.vision.dice import read_dice
     from companion.vision.pooling import read_still
     img, labels = _photo("IMG_20191209_095647.jpg", frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
@@ -436,15 +436,12 @@ def test_the_settle_detector_looks_at_small_dice_enlarged_as_a_photo_is_looked_a
     # dice read` looks at a photo: all five are read, nothing asked. (Each read as it is,
     # three of them were read in one frame and shown unsure, two missed.)
     from companion.vision.settle import SettleDetector
-    frames = [_photo("IMG_20191209_095647.jpg", frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0,
-                     noise=2.0, seed=seed) for seed in range(8)]
-    hand = frames[0][0].copy()
-    hand[200:, 250:400] = (60, 90, 140)
+    stills, labels = _still_frames("IMG_20191209_095647.jpg", range(8), tilt=55.0, field_of_view=53.0)
     det = SettleDetector()
     det.arm()
-    reports = [r for k, frame in enumerate([hand] + [f for f, _ in frames]) if (r := det.feed(frame, k / 15))]
+    reports = [r for k, f in enumerate([_hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15))]
     assert len(reports) == 1
-    assert _accuracy_module().score_image(reports[0], frames[0][1])["whole"]
+    assert _accuracy_module().score_image(reports[0], labels)["whole"]
 
 
 @pytest.mark.parametrize("name, frame, one", [
@@ -759,11 +756,12 @@ def test_training_webcam_views_keep_their_labels_on_the_dice(tmp_path):
 
 # --- a still tray through a webcam's noise (the settle detector) -----------------------------
 
-def _still_frames(name: str, seeds: range) -> tuple[list, list]:
-    """Dev photo ``name`` as a webcam 40 degrees from overhead would give it again and
-    again while the tray lies still: frames differing only by sensor noise (sigma 2, one
-    seed each), and the labels."""
-    frames = [_photo(name, frame="640x480", tilt=40, jpeg=80, noise=2.0, seed=s) for s in seeds]
+def _still_frames(name: str, seeds: range, tilt: float = 40.0, **view) -> tuple[list, list]:
+    """Dev photo ``name`` as a webcam ``tilt`` degrees from overhead (and as ``view`` says
+    more of it: ``vision_accuracy.as_frame``) would give it again and again while the tray
+    lies still: frames differing only by sensor noise (sigma 2, one seed each), and the
+    labels."""
+    frames = [_photo(name, frame="640x480", tilt=tilt, jpeg=80, noise=2.0, seed=s, **view) for s in seeds]
     return [f for f, _ in frames], frames[0][1]
 
 
