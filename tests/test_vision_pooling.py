@@ -4,6 +4,8 @@ The readings here are written out as a frame's reading would come: the rules are
 How they fare on real trays through a webcam's noise: ``test_vision_dev_photos``.
 """
 
+from dataclasses import replace
+
 import pytest
 
 from companion.controller import Settings
@@ -60,6 +62,20 @@ def test_a_die_read_at_two_places_of_its_face_is_one_die():
 def test_dice_side_by_side_stay_two():
     out = pooled([frame((6, 100, 100), (6, 140, 100))] * 2 + [frame((6, 100, 100), (None, 140, 100))])
     assert [(d.value, d.x) for d in out.dice] == [(6, 100), (6, 140)]
+
+
+def test_dice_one_behind_the_other_at_a_slant_stay_two():
+    # A camera 55 degrees from overhead shows a die and the one behind it half a side apart
+    # in the frame: a side apart on the tray, as the reader measured them in the frame
+    # stretched back (the reading's ``stretch``). Read in every frame, they stay two dice.
+    # Read as from overhead, two places that close are one die read at two places of its
+    # face, two ways: asked about.
+    dice = ((6, 100, 100), (4, 100, 120))
+    out = pooled([replace(frame(*dice), stretch=(1.0, 1.75))] * 3)
+    assert [(d.value, d.y) for d in out.dice] == [(6, 100), (4, 120)]
+    assert out.uncertain == []
+    out = pooled([frame(*dice)] * 3)
+    assert out.dice == [] and [u.reason for u in out.uncertain] == ["read as 4 and as 6 in still frames"]
 
 
 def test_what_shows_in_half_the_frames_or_fewer_is_not_read():
