@@ -277,10 +277,11 @@ def _apart_in_the_frame(a, b) -> float:
 
 
 def _apart_on_the_tray(readings):
-    """How far apart two things are as the reader measured the dice: in the frame stretched
-    back from the camera's slant (``DiceReading.stretch``, the first the frames were read
-    at), where the dice's sides are. A camera at 55 degrees from overhead shows a die and
-    the one behind it about half a side apart in the frame (one side on the tray)."""
+    """A measure of how far apart two things of ``readings`` (dice readings of one tray)
+    are, as the reader measured the dice: in the frame stretched back from the camera's
+    slant (``DiceReading.stretch``, the first the frames were read at), where the dice's
+    sides are. A camera at 55 degrees from overhead shows a die and the one behind it
+    about half a side apart in the frame (one side on the tray)."""
     stretch = next((r.stretch for r in readings if r.stretch), None)
     if stretch is None or stretch[0] == stretch[1]:
         return _apart_in_the_frame
