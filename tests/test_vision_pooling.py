@@ -78,6 +78,17 @@ def test_dice_one_behind_the_other_at_a_slant_stay_two():
     assert out.dice == [] and [u.reason for u in out.uncertain] == ["read as 4 and as 6 in still frames"]
 
 
+def test_a_die_just_behind_one_read_at_a_slant_is_asked_about():
+    # At a slant, a die no frame can read, just behind one they all read, lies under half a
+    # side from it in the frame but a side from it on the tray: it is asked about, not
+    # dropped as the die read seen again. From overhead, a spot that close is that die.
+    things = ((6, 100, 100), (None, 100, 118))
+    out = pooled([replace(frame(*things), stretch=(1.0, 1.75))] * 3)
+    assert [d.value for d in out.dice] == [6]
+    assert [(u.x, u.y) for u in out.uncertain] == [(100, 118)]
+    assert pooled([frame(*things)] * 3).uncertain == []
+
+
 def test_what_shows_in_half_the_frames_or_fewer_is_not_read():
     # A speck of noise that passed as "uncertain" once is dropped; a value read once where
     # the other frames saw nothing is asked about, not read.
