@@ -29,6 +29,11 @@ def _far_camera():
     return Calibration(field_of_view=10)
 
 
+# A 53-degree webcam 55 degrees from overhead, as ``_photo`` makes its frame (its far dice
+# smaller and flatter than its near ones).
+STEEP_WEBCAM = dict(frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
+
+
 def _accuracy_module():
     """The scoring of benchmarks/vision_accuracy.py (one definition of right and wrong)."""
     import importlib.util
@@ -422,7 +427,7 @@ def test_small_dice_seen_steeply_whose_slant_only_an_enlarged_look_measures_are_
     # network never saw in training.)
     from companion.vision.dice import read_dice
     from companion.vision.pooling import read_still
-    img, labels = _photo("IMG_20191209_095647.jpg", frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
+    img, labels = _photo("IMG_20191209_095647.jpg", **STEEP_WEBCAM)
     first = read_dice(img)
     assert first.stretch is None and not first.dice
     score = _accuracy_module().score_image(read_still(img), labels)
@@ -825,7 +830,7 @@ def test_small_dice_in_a_steep_webcam_frame_are_read_by_a_look_at_it_enlarged():
     from companion.vision.dice import read_dice
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191208_112455.jpg", frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
+    img, labels = _photo("IMG_20191208_112455.jpg", **STEEP_WEBCAM)
     box = _label_box(labels, 5, 211, 260)
     assert not _read_in(read_dice(img).dice, 5, *box)
     still = read_still(img)
@@ -841,7 +846,7 @@ def test_dice_one_behind_the_other_in_a_steep_webcam_frame_are_read_as_two():
     # the other was lost. (A photo the network never saw in training.)
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191209_095745.jpg", frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
+    img, labels = _photo("IMG_20191209_095745.jpg", **STEEP_WEBCAM)
     assert _accuracy_module().score_image(read_still(img), labels)["whole"]
 
 
@@ -852,7 +857,7 @@ def test_a_die_just_behind_one_read_in_a_steep_webcam_frame_is_asked_about_not_m
     # network never saw in training.)
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191208_111446.jpg", frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
+    img, labels = _photo("IMG_20191208_111446.jpg", **STEEP_WEBCAM)
     res = _accuracy_module().score_image(read_still(img), labels)
     assert "missed" not in res["outcomes"] and res["wrong"] == res["phantom"] == 0
 

@@ -22,6 +22,12 @@ def frame(*things) -> DiceReading:
                        [SIDE])
 
 
+def slanted(*things) -> DiceReading:
+    """``frame(*things)`` as read from a camera about 55 degrees from overhead: stretched
+    back 1.75 times down the frame."""
+    return replace(frame(*things), stretch=(1.0, 1.75))
+
+
 def test_a_die_read_in_every_frame_is_read_as_sure_as_the_frames_read_it():
     out = pooled([frame((3, 100, 100), (5, 200, 100))] * 3)
     assert sorted((d.value, d.x) for d in out.dice) == [(3, 100), (5, 200)]
@@ -71,7 +77,7 @@ def test_dice_one_behind_the_other_at_a_slant_stay_two():
     # Read as from overhead, two places that close are one die read at two places of its
     # face, two ways: asked about.
     dice = ((6, 100, 100), (4, 100, 120))
-    out = pooled([replace(frame(*dice), stretch=(1.0, 1.75))] * 3)
+    out = pooled([slanted(*dice)] * 3)
     assert [(d.value, d.y) for d in out.dice] == [(6, 100), (4, 120)]
     assert out.uncertain == []
     out = pooled([frame(*dice)] * 3)
@@ -83,7 +89,7 @@ def test_a_die_just_behind_one_read_at_a_slant_is_asked_about():
     # side from it in the frame but a side from it on the tray: it is asked about, not
     # dropped as the die read seen again. From overhead, a spot that close is that die.
     things = ((6, 100, 100), (None, 100, 82))   # (the far side is up the frame)
-    out = pooled([replace(frame(*things), stretch=(1.0, 1.75))] * 3)
+    out = pooled([slanted(*things)] * 3)
     assert [d.value for d in out.dice] == [6]
     assert [(u.x, u.y) for u in out.uncertain] == [(100, 82)]
     assert pooled([frame(*things)] * 3).uncertain == []

@@ -86,7 +86,7 @@ def pooled(readings: Sequence[Reading], reach: float | None = None) -> Reading:
     for k, (reading, read) in enumerate(zip(readings, marks)):
         things = read + list(reading.uncertain)
         pairs = sorted((d, i, j) for i, t in enumerate(things) for j, p in enumerate(places)
-                       if (d := math.hypot(t.x - p.x, t.y - p.y)) <= reach)
+                       if (d := _apart_in_the_frame(t, p)) <= reach)
         taken, filled = set(), set()
         for _, i, j in pairs:
             if i not in taken and j not in filled:
@@ -274,6 +274,7 @@ def _at_the_slant_of(first: DiceReading, calibration):
 
 
 def _apart_in_the_frame(a, b) -> float:
+    """How far apart two things are in the frame as the camera sees it."""
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
@@ -327,7 +328,7 @@ def _one_per_thing(read: list, uncertain: list[Uncertain], size: float,
             doubted.append(Uncertain(g[0].x, g[0].y, MIXED_REASON.format(*values[:2])))
     for u in uncertain:
         if not any(apart(u, t) < 0.5 * size for t in kept) and \
-                not any(math.hypot(u.x - v.x, u.y - v.y) < 0.3 * size for v in doubted):
+                not any(_apart_in_the_frame(u, v) < 0.3 * size for v in doubted):
             doubted.append(u)
     return kept, doubted
 
