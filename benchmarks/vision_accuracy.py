@@ -99,6 +99,22 @@ def score_image(reading, labels) -> dict:
     return res
 
 
+def add_cast_option(ap: argparse.ArgumentParser) -> None:
+    """``--cast B,G,R``: frames tinted as a camera's white balance gone wrong tints them."""
+    def gains(text: str) -> tuple[float, float, float]:
+        try:
+            cast = tuple(float(g) for g in text.split(","))
+        except ValueError:
+            cast = ()
+        if len(cast) != 3 or min(cast) <= 0:
+            raise argparse.ArgumentTypeError("three gains over 0, blue,green,red (e.g. 1.15,1,0.85)")
+        return cast
+
+    ap.add_argument("--cast", type=gains, help="tint each frame as a camera's white balance gone wrong "
+                    "does: gains on its blue, green and red, as B,G,R (1.15,1,0.85: a cool cast), before "
+                    "its JPEG")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", default=DEFAULT_DIR)
@@ -125,9 +141,7 @@ def main(argv=None) -> int:
     ap.add_argument("--noise", type=float, default=0.0, help="add a webcam sensor's noise to each frame: "
                     "Gaussian, of this sigma (0-255) per pixel and channel, "
                     "before its JPEG; each photo's noise is drawn from its place in the set")
-    ap.add_argument("--cast", help="tint each frame as a camera's white balance gone wrong does: "
-                    "gains on its blue, green and red, as B,G,R (1.15,1,0.85: a cool cast), "
-                    "before its JPEG")
+    add_cast_option(ap)
     ap.add_argument("--far", type=float, default=1.0, help="each photo first as a camera this many times "
                     "as far away takes it, at as many pixels: the tray in the middle of a picture this "
                     "many times as wide, the rest the tray's colour (2, with --size 4000: a phone's "
@@ -166,14 +180,6 @@ def main(argv=None) -> int:
         ap.error("--far is a multiple of the distance: 1 or more")
     if args.looks is not None and args.looks < 1:
         ap.error("--looks is a count: 1 or more")
-    cast = None
-    if args.cast:
-        try:
-            cast = tuple(float(g) for g in args.cast.split(","))
-        except ValueError:
-            cast = ()
-        if len(cast) != 3 or min(cast) <= 0:
-            ap.error("--cast is three gains over 0, blue,green,red (e.g. 1.15,1,0.85)")
 
     import cv2
     from companion.vision import face_net
@@ -207,7 +213,7 @@ def main(argv=None) -> int:
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h, fixed=not args.as_labelled)
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
-                               args.exposure, args.blur, args.noise, seed=k, cast=cast, roll=args.roll,
+                               args.exposure, args.blur, args.noise, seed=k, cast=args.cast, roll=args.roll,
                                field_of_view=args.fov, far=args.far, barrel=args.barrel)
         t0 = time.perf_counter()
         reading = read_still(img, told, looks)
@@ -228,7 +234,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", through a lens of barrel distortion {args.barrel:g}" if args.barrel else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {args.cast}" if cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", through a lens of barrel distortion {args.barrel:g}" if args.barrel else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else "")
           + (", labels as they are" if args.as_labelled else "")
           + (f", {looks} looks pooled" if looks > 1 else ", one look"))

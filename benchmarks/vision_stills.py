@@ -11,9 +11,11 @@ reports (right / wrong / uncertain / missed, as ``vision_accuracy`` scores them;
 asked about where no die lies; the reports the players take as they are, every die right
 and nothing asked), how many frames after the hand each report came, and the reports
 repeated after the hand though nothing moved. ``--fov``: a webcam near the tray, seeing
-that many degrees across (the reader is not told: it takes ``perspective``'s assumed one).
+that many degrees across (the reader is not told: it takes ``perspective``'s assumed one);
+``--cast``: a webcam whose white balance is off, as ``vision_accuracy --cast``.
 
     .venv/bin/python benchmarks/vision_stills.py [--every 5] [--noise 2] [--frames 12] [--tilt 40] [--fov 60]
+        [--cast 1.15,1,0.85]
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from companion.vision.photo_views import as_frame, load_labels  # noqa: E402
-from vision_accuracy import DEFAULT_DIR, score_image  # noqa: E402
+from vision_accuracy import DEFAULT_DIR, add_cast_option, score_image  # noqa: E402
 
 KEYS = ("correct", "wrong", "phantom", "uncertain", "missed", "stray")
 
@@ -50,6 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("--tilt", type=float, default=40.0, help="the camera's angle from overhead, degrees")
     ap.add_argument("--fov", type=float, default=None, help="the camera's field of view across the frame, "
                     "degrees (a webcam's 50-70; by default 37, from 1.5 photo-widths away)")
+    add_cast_option(ap)
     args = ap.parse_args(argv)
     if args.frames < 1 or args.fps <= 0:
         ap.error("--frames and --fps must be over 0")
@@ -71,7 +74,7 @@ def main(argv=None) -> int:
         labels = load_labels(f[:-4] + ".txt", img.shape[1], img.shape[0])
         # (the same labels for every frame: only the noise differs)
         views = [as_frame(img, labels, frame="640x480", tilt=args.tilt, jpeg=80, noise=args.noise,
-                          seed=1000 * s + k, field_of_view=args.fov) for s in range(3 * args.frames)]
+                          seed=1000 * s + k, field_of_view=args.fov, cast=args.cast) for s in range(3 * args.frames)]
         stills, truth = [frame for frame, _ in views], views[0][1]
         n_dice += len(truth)
         for frame in stills[:args.frames]:
@@ -101,6 +104,7 @@ def main(argv=None) -> int:
 
     print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen {args.tilt:g} degrees from overhead"
           + (f" by a camera {args.fov:g} degrees wide" if args.fov else "")
+          + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "")
           + f", JPEG 80, sensor noise {args.noise:g}, {args.fps:g} fps")
 
     def line(label, tot, dice, where=""):

@@ -11,7 +11,7 @@ from companion.vision.calibration import Calibration, CalibrationError
 from companion.vision.coins import calibrate_coins, read_coins
 from companion.vision.dice import GUESSED_CONFIDENCE, read_dice
 from companion.vision.render import SS, render_scene, render_tray
-from companion.vision.segment import BRIGHT_LEVEL, MAX_GAIN, even_exposure
+from companion.vision.segment import BRIGHT_LEVEL, MAX_GAIN, even_exposure, neutral_balance
 from companion.vision.setup import measure_setup
 
 
@@ -970,6 +970,25 @@ def test_an_underexposed_frame_is_brought_to_a_bright_trays_level():
     # Beyond MAX_GAIN, a frame is mostly noise: it is brightened only that much.
     dark = cv2.convertScaleAbs(frame, alpha=0.2)
     assert np.allclose(even_exposure(dark).astype(float), np.minimum(255, dark * MAX_GAIN), atol=1)
+
+
+def test_a_colour_cast_is_undone_where_white_things_show_it():
+    frame = render_tray([2, 4, 6], seed=5, tray_colour=(205, 205, 205))   # a white tray, in some shade
+    assert neutral_balance(frame) is frame   # neutral: as it is
+    # A webcam's white balance 15 % cool (blue up, red down), warm, or green: the tray comes
+    # out grey again, at the level of its middle channel under the cast.
+    for cast in ((1.15, 1.0, 0.85), (0.85, 1.0, 1.15), (0.92, 1.12, 0.92)):
+        tinted = np.clip(frame * np.float32(cast), 0, 255).astype(np.uint8)
+        tinted_tray = np.median(tinted[::4, ::4].reshape(-1, 3), axis=0)   # (most of the frame)
+        tray = np.median(neutral_balance(tinted)[::4, ::4].reshape(-1, 3), axis=0)
+        assert tray.max() - tray.min() <= 3
+        assert abs(tray.mean() - np.median(tinted_tray)) <= 3
+    # Coloured things are no white, however bright: a wooden table (pale grain beside a
+    # white die, seen at a slant; bare), a green felt under coloured dice.
+    for scene in (render_tray([1, 2, 3, 4, 5], seed=4, table="wood", die_colour="mixed", slant=40),
+                  render_tray([], seed=2, table="wood"),
+                  render_tray([3, 4], seed=1, tray_colour=(40, 120, 40), die_colour="mixed")):
+        assert neutral_balance(scene) is scene
 
 
 def test_a_dark_scene_is_not_brightened():

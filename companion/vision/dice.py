@@ -1,8 +1,10 @@
 """Reading six-sided dice: ``read_dice(frame, calibration=None) -> DiceReading``.
 
 The reader works from the pips outwards, so it needs no die size, colour or tray colour.
-An underexposed frame (a dim room: a grey tray) is first brought up to a bright tray's
-level (``segment.even_exposure``), so its contrasts meet the same thresholds.
+A frame with a colour cast (a webcam's white balance gone wrong, a lamp's light: its white
+tray tinted) is first made neutral (``segment.neutral_balance``), and an underexposed one (a
+dim room: a grey tray) brought up to a bright tray's level (``segment.even_exposure``), so
+its colours and contrasts meet the same thresholds.
 A frame from a camera at a slant, whose pips come out flattened, is first stretched until
 they are round again (``slant``), so the top faces are square for every step below (seen
 steeply, the frame is first redrawn as a camera far away at that slant would see it, its
@@ -96,7 +98,8 @@ from .face_net import second_opinion
 from .perspective import flattened, flattening, unflattening
 from .pips import MIN_PIP_AREA, Pip, PipSearch, empty_positions, layout_value, mean_rows, norm, norms
 from .segment import (WORK_SIDE, background, blob_outlines, colour_space, crop_to_tray, edge_softness,
-                      even_exposure, foreground_mask, outline_pixels, round_outline, sharpened, working_image)
+                      even_exposure, foreground_mask, neutral_balance, outline_pixels, round_outline, sharpened,
+                      working_image)
 from .slant import (GUESSED_STRETCHES, UNDER_TOP_REASON, known_or_measured, measurable, possible_sides, side_drop,
                     side_faces, sides_under_their_tops, steeper_stretch, stretch_for, top_face_pips, toward_camera)
 from .types import DiceReading, Die, Uncertain
@@ -217,7 +220,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
     offset = (0, 0)
     if cal.tray is not None:
         img, offset = crop_to_tray(img, cal.tray)
-    img = even_exposure(img)
+    img = even_exposure(neutral_balance(img))
     die = None
     if cal.die_size:
         # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die; the

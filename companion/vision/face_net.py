@@ -71,7 +71,8 @@ read more held-out dice right at 40 degrees under a cool or a warm cast (323 -> 
 329 -> 342 of 367; 345 -> 344 with none) but read more that are not there (one more at JPEG 90,
 one under the cool cast; 15 on 56 sample photos with no dice, against 13) and two more
 wrong values on all 250 photos as squeezed frames; with seed 16 it read a dark 1, its
-side's pips in view, as a 2. It was not kept. Going on from earlier weights keeps
+side's pips in view, as a 2. It was not kept: the reader undoes such a cast before the
+network sees the frame (``segment.neutral_balance``). Going on from earlier weights keeps
 what they read: the two networks trained from scratch with the second step's examples (dots
 in a face's layout, with and without print) read fewer dice. Only OpenCV is needed to run
 the weights.

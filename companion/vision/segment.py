@@ -3,7 +3,8 @@
 The tray (or table) is estimated as a heavily smoothed version of the frame itself, so no
 background frame and no colour of the tray is needed; anything whose colour differs clearly
 from that local background is foreground. A calibration may supply the tray region. An
-underexposed frame is brightened first (``even_exposure``).
+underexposed frame is brightened first (``even_exposure``); one the dice are read in is
+first made neutral too, where it has a colour cast (``neutral_balance``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,20 @@ WORK_SIDE = 1000
 BRIGHT_LEVEL = 180.0
 # The most an underexposed frame is brightened (beyond it, it is mostly noise).
 MAX_GAIN = 2.5
+# A colour cast (``neutral_balance``). A frame's pale things are those at least
+# PALE_BRIGHTNESS as bright as its brightest (their 99th percentile: a glint does not count)
+# whose channels differ by a factor of MAX_CAST at most (more is a colour, not a tint: a
+# wooden table, a felt, a yellow die). They show a cast where they are MIN_PALE of the frame
+# or more, no more than NEUTRAL_SHARE of them are white still (their channels within
+# MIN_CAST), and their median colour's channels differ by MIN_CAST or more. A grey tray is
+# seldom quite grey: the dev photos' (as webcam frames, none of the 250 is balanced) differs
+# by 1.02-1.04, the renderer's by 1.10; through a webcam whose white balance is 12-15 % off,
+# the dev photos' by 1.23-1.41, and 8 % off, 1.12-1.15.
+MIN_CAST = 1.12
+MAX_CAST = 1.5
+PALE_BRIGHTNESS = 0.7
+MIN_PALE = 0.01
+NEUTRAL_SHARE = 0.25
 # A thing off the tray whose colour steps less than this from the tray's (in ``colour_space``
 # distance) has too faint an edge to tell how soft the frame is by (``edge_softness``).
 MIN_EDGE_STEP = 30.0
@@ -73,17 +88,68 @@ def even_exposure(img: np.ndarray) -> np.ndarray:
     tray grey: every contrast on it (pip on face, die on tray) shrinks by the same factor,
     below the fixed thresholds the reader uses. A gain, as a longer exposure would give,
     brings them back. Frames already that bright are returned as they are."""
-    # (Every 4th pixel each way tells the percentiles as well as all of them, picked at a
-    # tenth of the cost of averaging them down; and a histogram tells them faster than a sort.)
-    b, g, r = cv2.split(cv2.resize(img, (max(1, img.shape[1] // 4), max(1, img.shape[0] // 4)),
-                                   interpolation=cv2.INTER_NEAREST))
-    below = cv2.calcHist([cv2.max(cv2.max(b, g), r)], [0], None, [256], [0, 256]).ravel().cumsum()
-    middle, level = (float(np.searchsorted(below, share * below[-1])) for share in (0.5, 0.99))
+    b, g, r = _sampled(img)
+    below = _cumulative(cv2.max(cv2.max(b, g), r))
+    middle, level = (_share_level(below, share) for share in (0.5, 0.99))
     # (A frame mostly far darker than its brightest things, a night sky or a black cloth,
     # is dark, not underexposed: brightening it only raises its specks to pips.)
     if level >= BRIGHT_LEVEL or middle < 0.5 * level:
         return img
     return cv2.convertScaleAbs(img, alpha=min(MAX_GAIN, BRIGHT_LEVEL / max(level, 1.0)))
+
+
+def neutral_balance(img: np.ndarray) -> np.ndarray:
+    """The frame with its colour cast undone, where its pale things show one (``MIN_CAST``):
+    each channel scaled so that their median colour comes out grey, at its middle channel's
+    level (the frame about as bright as it was); otherwise the frame as it is.
+
+    A webcam's white balance is often off (set for lamps in daylight, or misled by a scene
+    of one colour), and a lamp tints the scene too; the white things in view (a white or
+    grey tray, white dice) then show the cast. The reader's colour thresholds (a die's body
+    against the tray, pips against their die) and the face network were set on frames of a
+    near-grey tray, and a cast moves marginal dice across them: all 250 dev photos as
+    640x480 frames from a 60-degree webcam 40 degrees from overhead, JPEG 80, three looks,
+    read 1,672 dice right and 7 wrong; 15 % cool, 1,620 and 8, and balanced 1,675 and 9;
+    15 % warm, 1,673 and 3 -> 1,682 and 6; 12 % green, 1,641 and 8 -> 1,664 and 12; 12 %
+    magenta, 1,670 and 9 -> 1,689 and 12; 8 % cool, 1,656 and 12 -> 1,667 and 10. From a
+    53-degree webcam 55 degrees from overhead, 1,614 and 9; 15 % cool, 1,528 and 11 ->
+    1,599 and 16; 15 % warm, 1,586 and 11 -> 1,608 and 17. (The channels scaled to the
+    brightest's level instead, or to the dimmest's: 1,676 and 11, 1,675 and 12 at 40
+    degrees cool; 1,606 and 17, 1,583 and 20 at 55.)"""
+    channels = _sampled(img)
+    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    low = cv2.min(cv2.min(channels[0], channels[1]), channels[2]).astype(np.float32)
+    pale = (top >= PALE_BRIGHTNESS * _share_level(_cumulative(top), 0.99)) & (low * MAX_CAST >= top)
+    count = np.count_nonzero(pale)
+    # (A cast tints every white thing: where some are white still, the tinted ones are
+    # coloured things, a pale wood's grain beside a white die.)
+    if count < MIN_PALE * top.size or np.count_nonzero(pale & (low * MIN_CAST > top)) > NEUTRAL_SHARE * count:
+        return img
+    levels = np.array([max(1.0, float(np.median(c[pale]))) for c in channels])
+    if levels.max() < MIN_CAST * levels.min():
+        return img
+    gains = np.sort(levels)[1] / levels
+    # (one lookup table per channel: cheaper than multiplying the frame)
+    table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains.astype(np.float32) + 0.5, 0, 255)
+    return cv2.LUT(img, table.astype(np.uint8).reshape(256, 1, 3))
+
+
+def _sampled(img: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The channels of every 4th pixel each way of ``img``: they tell its percentiles as
+    well as all of them do, picked at a tenth of the cost of averaging them down."""
+    return cv2.split(cv2.resize(img, (max(1, img.shape[1] // 4), max(1, img.shape[0] // 4)),
+                                interpolation=cv2.INTER_NEAREST))
+
+
+def _cumulative(channel: np.ndarray) -> np.ndarray:
+    """How many of ``channel``'s pixels are at each level (0-255) or below (a histogram
+    tells percentiles faster than a sort)."""
+    return cv2.calcHist([channel], [0], None, [256], [0, 256]).ravel().cumsum()
+
+
+def _share_level(below: np.ndarray, share: float) -> float:
+    """The level under which ``share`` of the pixels counted in ``below`` (``_cumulative``) lie."""
+    return float(np.searchsorted(below, share * below[-1]))
 
 
 def background(img: np.ndarray) -> np.ndarray:
