@@ -879,6 +879,25 @@ def test_a_die_just_behind_one_read_in_a_steep_webcam_frame_is_asked_about_not_m
     assert "missed" not in res["outcomes"] and res["wrong"] == res["phantom"] == 0
 
 
+@pytest.mark.parametrize("name, tilt", [("IMG_20191209_095439.jpg", 55.0), ("IMG_20191208_112251.jpg", 40.0)])
+def test_a_die_cut_off_by_a_steep_frames_edge_is_asked_about_once_on_the_edge(name, tilt):
+    # Through a 53-degree webcam 55 or 40 degrees from overhead, a die lies cut off by the
+    # frame's left edge (no label: the photo's die is mostly out of the frame). The frame is
+    # read flattened, and beyond its edges the flattened picture runs on with their pixels.
+    # Before, the red die at 55 degrees was asked about five times, 8 to 218 px left of the
+    # frame, along the streak its edge ran on in; the white one at 40 was read as a 1, its
+    # centre a pixel outside the frame.
+    from companion.vision.pooling import read_still
+
+    img, labels = _photo(name, **dict(STEEP_WEBCAM, tilt=tilt))
+    reading = read_still(img)
+    h, w = img.shape[:2]
+    assert all(0 <= t.x <= w and 0 <= t.y <= h for t in [*reading.dice, *reading.uncertain])
+    res = _accuracy_module().score_image(reading, labels)
+    assert res["wrong"] == res["phantom"] == 0
+    assert len([u for u in reading.uncertain if u.x < 1]) == 1
+
+
 def test_small_dice_in_a_big_photo_are_read_by_a_look_at_more_of_its_own_pixels():
     # A phone's photo of the table from twice as far, 4000 px square: three dice about 20 px
     # wide as the reader works on it (shrunk to 1000 px), and the first look at that reads

@@ -972,6 +972,29 @@ def test_an_underexposed_frame_is_brought_to_a_bright_trays_level():
     assert np.allclose(even_exposure(dark).astype(float), np.minimum(255, dark * MAX_GAIN), atol=1)
 
 
+def test_what_is_read_outside_the_frame_is_asked_about_on_its_edge_or_dropped():
+    # (A steep frame is read flattened: beyond its edges the picture runs on with their
+    # pixels, and a die cut off by the edge runs on in a streak.)
+    from companion.vision.dice import EDGE_REASON, _in_the_frame
+    from companion.vision.types import DiceReading, Die, Uncertain
+
+    def read(*things):
+        return _in_the_frame(DiceReading([t for t in things if isinstance(t, Die)],
+                                         [t for t in things if isinstance(t, Uncertain)], [30.0]), (480, 640))
+
+    inside = Die(4, 320.0, 240.0, 0.9)
+    # A die read just outside the left edge is asked about on it; a spot just below the
+    # frame is moved onto its edge, its reason kept; the streak further out is dropped.
+    out = read(inside, Die(1, -4.0, 300.0, 0.9), Uncertain(100.0, 490.0, "pips too faint"),
+               Uncertain(-60.0, 300.0, "die-like, but its face cannot be read"))
+    assert out.dice == [inside]
+    assert [(u.x, u.y, u.reason) for u in out.uncertain] == [(0.0, 300.0, EDGE_REASON),
+                                                             (100.0, 480.0, "pips too faint")]
+    # Where another report lies on the edge already, that die is not asked about again.
+    out = read(Uncertain(5.0, 300.0, "pips too faint"), Die(1, -4.0, 304.0, 0.9))
+    assert not out.dice and [(u.x, u.y) for u in out.uncertain] == [(5.0, 300.0)]
+
+
 def test_a_colour_cast_is_undone_where_white_things_show_it():
     frame = render_tray([2, 4, 6], seed=5, tray_colour=(205, 205, 205))   # a white tray, in some shade
     assert neutral_balance(frame) is frame   # neutral: as it is

@@ -78,7 +78,8 @@ In a stretched frame the near sides' pips are round too: a face read just below 
 shade, read if it is no shade of that die's colour, and made uncertain otherwise.
 A die read whose face may run out of the image, where something off the tray runs into the
 image's edge beside it (a die half out of the frame), is uncertain: the pips that show may
-be some of a fuller face's (a 4 cut off is a 2).
+be some of a fuller face's (a 4 cut off is a 2). Nothing is reported outside the frame
+(``_in_the_frame``): what a flattened frame shows beyond its edges is their pixels run on.
 The frame is scaled down internally for large photos; positions are in the caller's pixels.
 """
 
@@ -325,8 +326,32 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
         reading = reading.moved((1.0 / stretch[0], 1.0 / stretch[1]))
     if flat is not None:
         reading = reading.remapped(unflattening(flat[0]))
-    reading = reading.moved(1.0 / scale, offset, pre=True)
+    reading = _in_the_frame(reading.moved(1.0 / scale, offset, pre=True), frame.shape)
     reading.stretch, reading.stretch_guessed, reading.sharpened = stretch, guessed, sharpen
+    return reading
+
+
+def _in_the_frame(reading: DiceReading, shape: tuple[int, ...]) -> DiceReading:
+    """``reading`` (in the pixels of a frame of ``shape``) with nothing reported outside the
+    frame. A frame seen steeply is read flattened (``perspective``), and beyond its edges
+    the flattened picture runs on with their pixels: a die cut off by the edge runs on in a
+    streak, read where no camera saw it. A report within half a die's side outside the
+    frame is moved onto its edge, a die read there asked about (only part of its face
+    shows: ``EDGE_REASON``), unless another report lies there (that die asked about
+    already); one further out is the streak, and dropped."""
+    h, w = shape[:2]
+    half = 0.5 * (reading.die_side or 0.0)
+    dice, uncertain, moved = [], [], []
+    for thing in [*reading.dice, *reading.uncertain]:
+        x, y = min(max(thing.x, 0.0), float(w)), min(max(thing.y, 0.0), float(h))
+        if (x, y) == (thing.x, thing.y):
+            (uncertain if isinstance(thing, Uncertain) else dice).append(thing)
+        elif math.hypot(x - thing.x, y - thing.y) <= half:
+            moved.append(replace(thing, x=x, y=y) if isinstance(thing, Uncertain) else Uncertain(x, y, EDGE_REASON))
+    for u in moved:
+        if all(math.hypot(u.x - t.x, u.y - t.y) > half for t in [*dice, *uncertain]):
+            uncertain.append(u)
+    reading.dice, reading.uncertain = dice, uncertain
     return reading
 
 
