@@ -24,14 +24,15 @@ BRIGHT_LEVEL = 180.0
 # The most an underexposed frame is brightened (beyond it, it is mostly noise).
 MAX_GAIN = 2.5
 # A colour cast (``neutral_balance``). A frame's pale things are those at least
-# PALE_BRIGHTNESS as bright as its brightest (their 99th percentile: a glint does not count)
-# whose channels differ by a factor of MAX_CAST at most (more is a colour, not a tint: a
-# wooden table, a felt, a yellow die). They show a cast where they are MIN_PALE of the frame
-# or more, no more than NEUTRAL_SHARE of them are white still (their channels within
-# MIN_CAST), and their median colour's channels differ by MIN_CAST or more. A grey tray is
-# seldom quite grey: the dev photos' (as webcam frames, none of the 250 is balanced) differs
-# by 1.02-1.04, the renderer's by 1.10; through a webcam whose white balance is 12-15 % off,
-# the dev photos' by 1.23-1.41, and 8 % off, 1.12-1.15.
+# PALE_BRIGHTNESS as bright as its brightest things (the 99th percentile of each pixel's
+# brightest channel: a glint does not count) whose channels differ by a factor of MAX_CAST
+# at most (more is a colour, not a tint: a wooden table, a felt, a yellow die). They show a
+# cast where they are MIN_PALE of the frame or more, no more than NEUTRAL_SHARE of them are
+# white still (their channels within MIN_CAST), and their median colour's channels differ
+# by MIN_CAST or more. A grey tray is seldom quite grey: the dev photos' differs by
+# 1.02-1.05 as webcam frames (none of the 250 is balanced, in any of seven views), the
+# renderer's by 1.10; through a webcam whose white balance is 12-15 % off, the dev photos'
+# by 1.23-1.41, and 8 % off, 1.12-1.15.
 MIN_CAST = 1.12
 MAX_CAST = 1.5
 PALE_BRIGHTNESS = 0.7
