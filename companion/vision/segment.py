@@ -89,8 +89,7 @@ def even_exposure(img: np.ndarray) -> np.ndarray:
     tray grey: every contrast on it (pip on face, die on tray) shrinks by the same factor,
     below the fixed thresholds the reader uses. A gain, as a longer exposure would give,
     brings them back. Frames already that bright are returned as they are."""
-    b, g, r = _sampled(img)
-    below = _cumulative(cv2.max(cv2.max(b, g), r))
+    below = _cumulative(_sampled(img)[1])
     middle, level = (_share_level(below, share) for share in (0.5, 0.99))
     # (A frame mostly far darker than its brightest things, a night sky or a black cloth,
     # is dark, not underexposed: brightening it only raises its specks to pips.)
@@ -117,8 +116,7 @@ def neutral_balance(img: np.ndarray) -> np.ndarray:
     1,599 and 16; 15 % warm, 1,586 and 11 -> 1,608 and 17. (The channels scaled to the
     brightest's level instead, or to the dimmest's: 1,676 and 11, 1,675 and 12 at 40
     degrees cool; 1,606 and 17, 1,583 and 20 at 55.)"""
-    channels = _sampled(img)
-    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    channels, top = _sampled(img)
     low = cv2.min(cv2.min(channels[0], channels[1]), channels[2]).astype(np.float32)
     pale = (top >= PALE_BRIGHTNESS * _share_level(_cumulative(top), 0.99)) & (low * MAX_CAST >= top)
     count = np.count_nonzero(pale)
@@ -135,11 +133,13 @@ def neutral_balance(img: np.ndarray) -> np.ndarray:
     return cv2.LUT(img, table.astype(np.uint8).reshape(256, 1, 3))
 
 
-def _sampled(img: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The channels of every 4th pixel each way of ``img``: they tell its percentiles as
-    well as all of them do, picked at a tenth of the cost of averaging them down."""
-    return cv2.split(cv2.resize(img, (max(1, img.shape[1] // 4), max(1, img.shape[0] // 4)),
-                                interpolation=cv2.INTER_NEAREST))
+def _sampled(img: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """The channels of every 4th pixel each way of ``img``, and each such pixel's brightest
+    channel: they tell its percentiles as well as all of them do, picked at a tenth of the
+    cost of averaging them down."""
+    channels = cv2.split(cv2.resize(img, (max(1, img.shape[1] // 4), max(1, img.shape[0] // 4)),
+                                    interpolation=cv2.INTER_NEAREST))
+    return channels, cv2.max(cv2.max(channels[0], channels[1]), channels[2])
 
 
 def _cumulative(channel: np.ndarray) -> np.ndarray:
