@@ -322,13 +322,16 @@ def test_seen_steeply_a_dies_shaded_side_lies_further_below_it(slant, dropped):
     ("tray between", "read"),  # that plastic beyond a strip of tray: another die
     ("red", "read"),           # a red die above it
     ("a corner", "read"),      # only a corner of that plastic above, not a face's width
+    ("its top, turned", "side"),             # above and to one side: a turned die's top
+    ("turned, tray between", "read"),        # there, beyond a strip of tray: another die
 ])
 def test_a_face_read_below_its_own_plastic_lit_brighter_is_the_near_side_of_that_die(above, outcome):
     # A camera seeing a die more steeply than 45 degrees, its slant measured short or not
     # at all: the die's near side is the squarer face and reads, its top above it does not.
     # The top is the same plastic, lit brighter, running on above the face with no tray
     # between, a whole face wide: the face read is made uncertain, its value kept as a hint.
-    # A die of another colour, or one beyond a strip of tray, is another die.
+    # A die of another colour, or one beyond a strip of tray, is another die. A die turned
+    # on the tray shows its near sides below its top and to either side of it.
     from companion.vision.segment import colour_space
     from companion.vision.slant import UNDER_TOP_REASON, sides_under_their_tops
     from companion.vision.types import DiceReading, Die
@@ -342,6 +345,10 @@ def test_a_face_read_below_its_own_plastic_lit_brighter_is_the_near_side_of_that
         img[72:100, 60:100] = lit
     elif above == "red":
         img[80:108, 60:100] = (60, 60, 200)
+    elif above == "its top, turned":
+        img[80:108, 46:86] = lit
+    elif above == "turned, tray between":
+        img[72:100, 46:86] = lit
     else:
         img[80:108, 76:84] = lit
     fg = np.where(np.abs(img.astype(int) - 180).sum(axis=2) > 30, 255, 0).astype(np.uint8)
@@ -351,6 +358,25 @@ def test_a_face_read_below_its_own_plastic_lit_brighter_is_the_near_side_of_that
     assert (face in out.dice) == (outcome == "read")
     if outcome == "side":
         assert [(u.reason, u.hint) for u in out.uncertain] == [(UNDER_TOP_REASON, 3)]
+
+
+def test_turned_dice_seen_steeply_have_their_near_sides_not_read_as_dice():
+    # Dice turned on a wooden table, 32 px wide, 45 and 55 degrees from overhead through a
+    # webcam (noise, JPEG 80), mostly 1s and 2s: their near sides, each below the top and
+    # to one side of it, show more pips than the top. Where the top was looked for straight
+    # above a face only, 58 of these 80 dice were read right and 10 wrong, most of them a
+    # side read as its die or as a die of its own; looked for to either side too, 55 and 4
+    # (one frame, its sides found, is read again steeper: three dice it read are asked about).
+    read = wrong = 0
+    for slant in (45, 55):
+        for k in range(8):
+            values = [1 + (k + j * j) % 3 for j in range(5)]
+            frame, truth = render_scene(values, seed=500 + k, slant=slant, field_of_view=60, table="wood",
+                                        noise=2.0, die_size=32, die_colour="mixed" if k % 2 else (235, 235, 235))
+            frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR)
+            correct, bad, _ = score(read_dice(frame), truth, tol=0.6 * 32)
+            read, wrong = read + correct, wrong + bad
+    assert wrong <= 4 and read >= 50
 
 
 def test_dice_seen_steeply_with_no_slant_known_have_their_near_sides_not_read_as_dice():

@@ -415,6 +415,16 @@ def possible_sides(reading: DiceReading, stretch: tuple[float, float], reasons: 
 # the nearer point catches the tops of big sides seen very steeply, where the centre read
 # is a side's pip below its middle) ...
 TOP_ABOVE_AT = (0.5, 0.7)
+# ... and this far to either side of it, in die sides: a die turned on the tray shows the
+# camera two near sides, each below its top and to one side of it (a side's centre lies
+# half a side out from the top's along the side's own outward way, up to half a side
+# across). Looked for straight above only, a turned die's side read as its top, or as a
+# die of its own. Rendered trays of 2-7 dice at 40 and 55 degrees through a 60-degree
+# webcam (tray or wooden table, white or mixed dice, some small, some clutter; noise 2,
+# JPEG 80; three looks), two sets of 240: read right 1,918 -> 1,929 and 1,569 -> 1,588,
+# wrong values 27 -> 22 and 44 -> 33, dice read where none lies 38 -> 7 and 50 -> 19. The
+# dev photos' views, whose dice show no sides, read exactly as before.
+TOP_ASIDE = (0.0, -0.35, 0.35)
 # ... (the face being that plastic in shade: ``SIDE_SHARE``, ``SIDE_COLOUR``) and the share
 # of the way up to the top that may look like the tray, or the tray in shade, and unlike
 # the face: more is a gap between two dice. (The sides of rendered dice measure 0.04-0.12
@@ -456,8 +466,9 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
     its top (the side is foreshortened by the sine of the slant, the top by its cosine), and
     where the frame's slant is measured short, or not at all (pips a pixel or two across
     show no squash), the side is the face that reads. Whatever the slant, though, the top is
-    the face above it, on the same die: there the die runs on above the face read, with no
-    tray between, as the same plastic lit brighter. A die read below another die of its
+    the face above it, on the same die (straight above, or to one side for a die turned on
+    the tray, ``TOP_ASIDE``): there the die runs on above the face read, with no tray
+    between, as the same plastic lit brighter. A die read below another die of its
     colour, with tray or shadow between them, is left as it is. (``colours``, ``fg`` and
     ``tray``: the frame, as read, in ``colour_space``, its foreground mask and its tray's
     colours; ``stretch``: how it was stretched back, None for not at all.)"""
@@ -472,25 +483,28 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
 
     def under_a_top(d) -> bool:
         face = None
-        for t in TOP_ABOVE_AT:
-            y, ry = d.y - t * s * side, 0.1 * s * side
-            there = fg[max(0, int(y - ry)):min(h, int(y + ry) + 1), max(0, int(d.x - rx)):min(w, int(d.x + rx) + 1)]
+        for t, k in ((t, k) for t in TOP_ABOVE_AT for k in TOP_ASIDE):
+            x, y, ry = d.x + k * side, d.y - t * s * side, 0.1 * s * side
+            there = fg[max(0, int(y - ry)):min(h, int(y + ry) + 1), max(0, int(x - rx)):min(w, int(x + rx) + 1)]
             if y < 0 or not there.size or np.count_nonzero(there) < 0.8 * there.size:
                 continue   # (mostly tray: no die there; most faces stop here)
             face = _body_colour(colours, d.x, d.y, rx, rx) if face is None else face
-            top = _body_colour(colours, d.x, y, rx, ry)
-            if _in_shade(top, _body_colour(tray, d.x, y, rx, ry), (SHADOW_LIGHT, 1.1), SIDE_COLOUR) or \
+            top = _body_colour(colours, x, y, rx, ry)
+            if _in_shade(top, _body_colour(tray, x, y, rx, ry), (SHADOW_LIGHT, 1.1), SIDE_COLOUR) or \
                     not _in_shade(face, top, SIDE_SHARE, SIDE_COLOUR):
                 continue   # (a shadow on the tray; or no shade of that plastic)
-            across = [_body_colour(colours, d.x + k * TOP_WIDTH * side, y, 0.1 * side, ry) for k in (-1, 1)]
+            across = [_body_colour(colours, x + q * TOP_WIDTH * side, y, 0.1 * side, ry) for q in (-1, 1)]
             if not all(c is not None and _in_shade(c, top, (0.75, 1.33), SIDE_COLOUR) for c in across):
                 continue   # (not a face's width of it)
-            # The way up from the face's top edge to there, a strip as wide as a face's pips.
-            rows = slice(max(0, int(y)), max(0, int(d.y - 0.3 * s * side)))
-            cols = slice(max(0, int(d.x - 0.2 * side)), min(w, int(d.x + 0.2 * side) + 1))
-            way = colours[rows, cols].reshape(-1, 3).astype(np.float32) - _GREY
-            if not len(way):
+            # The way up from the face's top edge to there, a strip as wide as a face's pips,
+            # leaning as the line from the face's centre to there does.
+            rows = np.arange(max(0, int(y)), max(0, int(d.y - 0.3 * s * side)))
+            if not len(rows):
                 continue
+            left = np.floor(x + (d.x - x) * (rows - y) / (d.y - y) - 0.2 * side).astype(int)
+            wide = int(d.x + 0.2 * side) + 1 - int(d.x - 0.2 * side)
+            rows, cols = np.broadcast_arrays(rows[:, None], np.clip(left[:, None] + np.arange(wide), 0, w - 1))
+            way = colours[rows, cols].reshape(-1, 3).astype(np.float32) - _GREY
             # (the tray, or the tray in shade, and not the face: a white die's side in shade may
             # be the tray's grey)
             under = tray[rows, cols].reshape(-1, 3).astype(np.float32) - _GREY
