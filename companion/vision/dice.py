@@ -452,8 +452,9 @@ def _most_dice(tried: list[tuple[float, DiceReading]]) -> tuple[tuple[float, flo
 
 def _surer(reading: DiceReading, tried: list[tuple[float, DiceReading]]) -> float | None:
     """Of ``tried``, readings of a frame at guessed stretches along y, the stretch whose
-    dice are the surest (``SURE``), where they are surer than ``reading``'s (of the frame
-    as measured) by ``SURER_BY``; else None."""
+    dice are the surest (their confidences summed, less ``UNSURE_COST`` for each place
+    asked about), where they are surer than ``reading``'s (of the frame as measured) by
+    ``SURER_BY``; else None."""
     def sureness(r: DiceReading) -> float:
         return sum(d.confidence for d in r.dice) - UNSURE_COST * len(r.uncertain)
 
