@@ -471,7 +471,7 @@ def test_a_black_dies_top_above_the_side_read_is_not_taken_for_a_shadow(slant):
 def _turned_ones(known: bool) -> tuple[int, int]:
     """Two dice showing 1, turned on the tray, 40 px wide, 50-60 degrees from overhead
     through a webcam (noise, JPEG 80), the slant ``known`` or not, 48 dice in all: how many
-    are read right, and how many wrong. Each one's near side shows a 3 (and a 2 beside it)."""
+    are read right, and how many wrong. Each shows the camera two near sides, one of them a 3."""
     read = wrong = 0
     for slant in (50, 55, 60):
         cal = Calibration(stretch=[1.0, 1 / math.cos(math.radians(slant))]) if known else None
