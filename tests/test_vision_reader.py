@@ -286,7 +286,8 @@ def test_calibration_measures_the_slant_of_small_dice_from_where_their_pips_stan
     # (1.556 is right): a 1 whose pip the reader joined with one on its near side into a 2
     # (read so at that stretch before near sides below their tops were looked for, too;
     # at 1.55 and 1.586 the 1 is read). With their tops looked for to one side of them
-    # too (a turned die's, ``slant.TOP_ASIDE``), 113 are read and none wrong.
+    # too (a turned die's, ``slant.TOP_ASIDE``), 113 are read and none wrong; with a lone
+    # 1's plainness checked over its top alone (``FaceFinder._top_side``), 112.
     def frame(seed, n):
         values = [(seed * 7 + k * 5) % 6 + 1 for k in range(n)]
         f, truth = render_scene(values, seed=seed, slant=50, die_size=20, die_colour="mixed", clutter=2,
@@ -374,7 +375,8 @@ def test_turned_dice_seen_steeply_have_their_near_sides_not_read_as_dice():
     # side read as its die or as a die of its own; looked for to either side too, 55 and 4
     # (one frame, its sides found, is read again steeper: three dice it read are asked
     # about); with a steep frame read steeper where its dice are surer so (``dice._surer``),
-    # 61 and 3.
+    # 61 and 3; with a lone 1 checked over its top alone and a face the network placed
+    # looked for a top just above it, 64 and 1.
     read = wrong = 0
     for slant in (45, 55):
         for k in range(8):
@@ -414,7 +416,8 @@ def test_dice_seen_steeply_with_no_slant_known_have_their_near_sides_not_read_as
     # over the sides (1 wrong, 95 right; 101 with faces too squashed to read also read
     # steeper; 105 and none wrong with pips on a body not die-shaped confirmed by the
     # network; 98 and 1 as later steps left it; 111 and 1 with a steep frame read steeper
-    # where its dice are surer so, ``dice._surer``).
+    # where its dice are surer so, ``dice._surer``; 111 and none with a lone 1 checked over
+    # its top alone and a face the network placed looked for a top just above it).
     read = wrong = 0
     for size in (24, 38):
         for slant in (55, 60):
@@ -1347,7 +1350,9 @@ def test_a_frame_read_at_its_own_slant_is_read_again_steeper_as_its_faces_say_th
     # read at it: steeper than 45 degrees that understates, as uncalibrated, and the faces
     # read tell the frame to be read again. Skipped because a calibration was known, 30 of
     # the 60 dice were read and 11 wrong; with it, 38 and 8 (44 and 5 as later steps left
-    # it; 46 and 3 with a turned die's top looked for to one side of its sides too).
+    # it; 46 and 3 with a turned die's top looked for to one side of its sides too; 47 and
+    # 2 with a lone 1 checked over its top alone and a face the network placed looked for a
+    # top just above it).
     understated = Calibration(stretch=[1.0, 1.31], die_size=42.0, frame_size=[640, 480])
     read = 0
     for seed in range(10, 20):

@@ -482,9 +482,9 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
     the tray, ``TOP_ASIDE``; nearer above a face the network placed, ``NETWORK_TOP_ABOVE_AT``):
     there the die runs on above the face read, with no tray between, as the same plastic
     lit brighter. A die read below another die of its colour, with tray or shadow between
-    them, is left as it is. (``colours``, ``fg`` and
-    ``tray``: the frame, as read, in ``colour_space``, its foreground mask and its tray's
-    colours; ``stretch``: how it was stretched back, None for not at all.)"""
+    them, is left as it is. (``colours``, ``fg`` and ``tray``: the frame, as read, in
+    ``colour_space``, its foreground mask and its tray's colours; ``stretch``: how it was
+    stretched back, None for not at all.)"""
     if not reading.die_sizes or not reading.dice:
         return reading
     if stretch is not None and stretch[0] > stretch[1]:
