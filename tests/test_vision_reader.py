@@ -10,6 +10,7 @@ import pytest
 from companion.vision.calibration import Calibration, CalibrationError
 from companion.vision.coins import calibrate_coins, read_coins
 from companion.vision.dice import GUESSED_CONFIDENCE, read_dice
+from companion.vision.photo_views import as_frame
 from companion.vision.render import SS, render_scene, render_tray
 from companion.vision.segment import BRIGHT_LEVEL, MAX_GAIN, even_exposure, neutral_balance
 from companion.vision.setup import measure_setup
@@ -30,7 +31,7 @@ def score(reading, truth, tol=20):
 
 def as_webcam_jpeg(frame, quality=80):
     """``frame`` as a webcam's MJPEG stream delivers it: JPEG-compressed at ``quality``."""
-    return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    return as_frame(frame, [], jpeg=quality)[0]
 
 
 # ``render_scene``'s slant draws a camera far from the tray: every row squashed alike. The

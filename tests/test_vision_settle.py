@@ -142,9 +142,8 @@ def test_a_steep_webcams_slant_is_learnt_from_the_4s_and_5s_it_reports():
     # which rolls were reported), 24 to 31 read right of 30 to 38, 0 or 1 wrong.
     import math
 
-    import cv2
-
     from companion.vision.calibration import Calibration
+    from companion.vision.photo_views import as_frame
     from companion.vision.render import render_scene
 
     det = SettleDetector(Calibration(field_of_view=10), auto_rearm=True)
@@ -154,7 +153,7 @@ def test_a_steep_webcams_slant_is_learnt_from_the_4s_and_5s_it_reports():
         values = [(roll * 7 + k * 5 + roll // 6) % 6 + 1 for k in range(2)]
         frame, truth = render_scene(values, seed=1000 + roll, slant=55, die_size=26, die_colour="mixed",
                                     blur=0.6 if roll % 3 == 0 else 0.0)
-        frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR)
+        frame = as_frame(frame, [], jpeg=80)[0]   # (a webcam's MJPEG)
         learnt = det.learnt_stretch is not None
         reading = None
         # (the jump from the last roll's frame is the motion; then the dice lie still)
