@@ -1729,8 +1729,12 @@ class FaceFinder:
                     return
                 i = idx[0]
                 if self._hole(i):
-                    # The mark around the spot is a letter or a logo: no 1 there.
-                    reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, rules_out=(1,)))
+                    # The mark around the spot is a letter or a logo: no 1 there. On a body
+                    # whose outline lies on an ellipse it is a coin's numeral (a "0", a "6"),
+                    # which by area and perimeter may pass for a die's body (a coin stretched
+                    # back from a slant a hair too far): not asked about.
+                    if not round_outline(outline, comp.shape):
+                        reading.uncertain.append(Uncertain(bx, by, LOGO_REASON, rules_out=(1,)))
                     return
                 round_spot = self.pips[i].ratio >= 0.7
                 centred = round_spot and self._off_centre(bx, by, cx, cy, side) <= 0.2 * side
