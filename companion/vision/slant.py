@@ -50,20 +50,21 @@ UNDERSTATEMENT = 1.3
 MIN_PIPS = 6
 # Pips flatter than this lie on side faces (flattened the other way), not top faces.
 SIDE_PIP_RATIO = 0.45
-# A flat pip (under SIDE_ALONG_RATIO) whose long axis lies within 45 degrees of the way the
-# frame is squashed is no top face's, whose pips the squash flattens across it: it lies on
-# the side of a die turned toward the camera. Measured with the tops', such pips cancel
-# their squash (a 55-degree render measured 1.14, and read its near sides). Where they carry
-# TURNED_SIDES_SHARE of the pips' contrast or more, the squash is measured without them too,
-# and the greater kept (``stretch_for``). Rendered trays at 40 and 55 degrees, three sets of
-# 240 (as for ``TOP_ASIDE``), no slant known: read right 1,985 -> 2,005, 1,639 -> 1,655 and
-# 1,949 -> 1,964; wrong values and dice where none lies 16 -> 15, 43 -> 35 and 24 -> 24.
-# All 250 dev photos, three looks: 53-degree webcam at 55, 1,616 -> 1,614 read right, 13 ->
-# 14 wrong; 60-degree at 40, 1,673 -> 1,671, 8 -> 9; 53-degree at 40, 1,693 -> 1,696, 13 ->
-# 13; squeezed into 4:3, 1,720 -> 1,719, 7 -> 7. Those views are flat photos warped, with
-# no sides to show: such pips are top faces' measured roughly. Left out of every frame (no
-# share), every pip lying along the squash, the renders read 76 more right but the squeezed
-# view 23 fewer; those under 0.65, 58 more and 22 fewer.
+# A flat pip (under SIDE_ALONG_RATIO) whose long axis lies within 45 degrees of the way
+# the frame is squashed is no top face's, whose pips the squash flattens across it: it
+# lies on the side of a die turned toward the camera. Measured with the tops', such pips
+# cancel their squash (a 55-degree render measured 1.14, and read its near sides). Where
+# they carry TURNED_SIDES_SHARE of the pips' contrast or more, the squash is measured
+# without them too, and the greater kept (``stretch_for``). Rendered trays at 40 and 55
+# degrees, three sets of 240 (``benchmarks/vision_renders.py --seeds 1000 5000 9000``), no
+# slant known: read right 1,985 -> 2,005, 1,639 -> 1,655 and 1,949 -> 1,964; wrong values
+# and dice where none lies 16 -> 15, 43 -> 35 and 24 -> 24. All 250 dev photos, three
+# looks: 53-degree webcam at 55, 1,616 -> 1,614 read right, 13 -> 14 wrong; 60-degree at
+# 40, 1,673 -> 1,671, 8 -> 9; 53-degree at 40, 1,693 -> 1,696, 13 -> 13; squeezed into
+# 4:3, 1,720 -> 1,719, 7 -> 7. Those views are flat photos warped, with no sides to show:
+# such pips are top faces' measured roughly. Left out of every frame (no share), every pip
+# lying along the squash, the renders read 76 more right but the squeezed view 23 fewer;
+# those under 0.65, 58 more and 22 fewer.
 SIDE_ALONG_RATIO = 0.75
 TURNED_SIDES_SHARE = 0.25
 # Where a frame has too few pips to measure its slant and reads no die as it is (a few
