@@ -12,13 +12,13 @@ Beyond about 45 degrees the near sides' pips, rounder than the top faces' then, 
 frame look less squashed than it is: the pips of the faces read tell it better
 (``steeper_stretch``), and ``read_dice`` reads such a frame again. A turned die's sides show
 pips flattened the other way, which cancel the tops' squash: where they are many, they are
-left out (``SIDE_ALONG_RATIO``). ``companion calibrate``
-measures the squash from where the pips of the 4s and 5s read stand (``layout_stretch``),
-which holds where the pips are too small to show their shape; the settle detector learns
-it so from the rolls it reports. Such a known slant fills in where a frame cannot measure
-its own (``known_or_measured``). Where none is known and a frame has too few pips to
-measure (``measurable``) and reads no die as it is, ``read_dice`` tries the slants of
-``GUESSED_STRETCHES``: a guess, so the dice it reads are not accepted unasked.
+left out (``SIDE_ALONG_RATIO``). ``companion calibrate`` measures the squash from where the
+pips of the 4s and 5s read stand (``layout_stretch``), which holds where the pips are too
+small to show their shape; the settle detector learns it so from the rolls it reports.
+Such a known slant fills in where a frame cannot measure its own (``known_or_measured``).
+Where none is known and a frame has too few pips to measure (``measurable``) and reads no
+die as it is, ``read_dice`` tries the slants of ``GUESSED_STRETCHES``: a guess, so the dice
+it reads are not accepted unasked.
 
 Stretched back, the near sides of the dice show round pips too: ``side_faces`` sorts out
 the faces read there. Where the slant was measured short, or not at all, a near side can be
