@@ -212,16 +212,22 @@ def test_beyond_45_degrees_the_top_faces_pips_tell_the_slant():
     assert steeper_stretch(own, (1.0, 0.9 * alone[1])) is None
 
 
+def _pips_shaped(ratio, *angles):
+    """Pips as flat as ``ratio``, their long axes at ``angles`` (radians from the x axis)."""
+    from companion.vision.pips import Pip
+
+    return [Pip(0.0, 0.0, 2.0, ratio, a, 100.0, True) for a in angles]
+
+
 def test_pips_squashed_along_no_image_axis_tell_the_squash_along_the_nearer_one():
     # Pips two or three pixels across, seen steeply, measure rough angles: a 55-degree
     # frame's mean squash came out 21 degrees off its y axis, and the frame was read
     # unstretched (3 of its 7 dice read; stretched along y, 6). The squash along y stands
     # for it; squashed along a diagonal, neither axis shows any.
-    from companion.vision.pips import Pip
     from companion.vision.slant import UNDERSTATEMENT, stretch_for
 
     def pips(*angles):
-        return [Pip(0.0, 0.0, 2.0, 0.6, a, 100.0, True) for a in angles]
+        return _pips_shaped(0.6, *angles)
 
     assert stretch_for(pips(*[0.0] * 7)) == (1.0, pytest.approx(0.6 ** -UNDERSTATEMENT))
     fx, fy = stretch_for(pips(*[0.0] * 4, *[-1.1] * 3))
@@ -236,21 +242,17 @@ def test_flat_pips_lying_along_the_squash_are_a_turned_dies_sides_and_do_not_hid
     # turned toward it shows two sides, whose pips come out flat the other way: measured
     # with the tops', the frame looks far less squashed than it is (a 55-degree render
     # measured 1.14 so, and its dice's near sides were read).
-    from companion.vision.pips import Pip
     from companion.vision.slant import UNDERSTATEMENT, stretch_for
 
-    def pips(ratio, *angles):
-        return [Pip(0.0, 0.0, 2.0, ratio, a, 100.0, True) for a in angles]
-
-    tops = pips(0.6, *[0.0] * 6)
-    assert stretch_for(tops + pips(0.6, 1.3, 1.4, -1.3, 1.1)) == (1.0, pytest.approx(0.6 ** -UNDERSTATEMENT))
+    tops = _pips_shaped(0.6, *[0.0] * 6)
+    assert stretch_for(tops + _pips_shaped(0.6, 1.3, 1.4, -1.3, 1.1)) == (1.0, pytest.approx(0.6 ** -UNDERSTATEMENT))
     # Turned sideways, the same.
-    assert stretch_for(pips(0.6, *[1.57] * 6) + pips(0.6, 0.3, 0.2, -0.3, 0.4)) == \
+    assert stretch_for(_pips_shaped(0.6, *[1.57] * 6) + _pips_shaped(0.6, 0.3, 0.2, -0.3, 0.4)) == \
         (pytest.approx(0.6 ** -UNDERSTATEMENT), 1.0)
     # Round pips turned any way by noise, or a stray flat one, still count: they are as
     # likely on a top face.
-    assert stretch_for(tops + pips(0.85, 1.3, 1.4, -1.3, 1.1))[1] < 1.9
-    assert stretch_for(tops * 2 + pips(0.6, 1.3))[1] < 1.9
+    assert stretch_for(tops + _pips_shaped(0.85, 1.3, 1.4, -1.3, 1.1))[1] < 1.9
+    assert stretch_for(tops * 2 + _pips_shaped(0.6, 1.3))[1] < 1.9
 
 
 def test_where_the_pips_of_4s_and_5s_stand_tells_the_squash_at_any_turn():

@@ -134,8 +134,8 @@ def _without_turned_sides(pips: list[Pip], axis: int) -> list[Pip] | None:
         return p.ratio < SIDE_ALONG_RATIO and lengthwise > math.sqrt(0.5)
 
     left = [p for p in pips if not along(p)]
-    taken = sum(p.contrast for p in pips) - sum(p.contrast for p in left)
-    if len(left) < MIN_PIPS or taken < TURNED_SIDES_SHARE * sum(p.contrast for p in pips):
+    taken = sum(p.contrast for p in pips if along(p))
+    if len(left) < MIN_PIPS or taken < TURNED_SIDES_SHARE * (taken + sum(p.contrast for p in left)):
         return None
     return left
 
