@@ -798,9 +798,11 @@ def test_a_still_tray_through_a_webcams_noise_is_read_once_as_soon_as_it_is_stil
     # Read frame by frame, these trays' borderline dice come and go with the noise (a faint
     # or marbled pip passes the reader's thresholds in one frame and not the next), so that
     # waiting for three readings alike may read such a tray late or never.
-    # Pooled place by place, the tray is read once, after ``still_time`` and three frames,
-    # at least as well as the best of those frames read alone (as the detector read them:
-    # these dice are small, so the second and third enlarged), and nothing wrong.
+    # Pooled place by place, the tray is read once, after ``still_time`` and three frames
+    # (five where one of them alone read a die: ``pooling.MORE_LOOKS``), at least as well as
+    # the best of those frames read alone (as the detector read them: these dice are small,
+    # so all but the first enlarged), and nothing wrong.
+    from companion.vision.pooling import MORE_LOOKS
     from companion.vision.settle import SettleDetector
 
     score = _accuracy_module().score_image
@@ -814,11 +816,11 @@ def test_a_still_tray_through_a_webcams_noise_is_read_once_as_soon_as_it_is_stil
                    if (r := det.feed(f, k / 15)) is not None]
         # (the first still frame differs from the hand's: still from the second, 1/15 s on;
         # 0.25 s later the sixth is read, and the seventh and eighth)
-        assert [k for k, _ in reports] == [8]
+        assert len(alone) in (det.still_reads, det.still_reads + MORE_LOOKS)
+        assert [k for k, _ in reports] == [5 + len(alone)]
         res = score(reports[0][1], labels)
         assert res["wrong"] == res["phantom"] == 0
         right = [score(r, labels)["correct"] for r in alone]
-        assert len(right) == 3
         assert res["correct"] >= max(right) and res["correct"] > min(right)
 
 
@@ -833,7 +835,9 @@ def test_a_hand_over_a_still_tray_through_a_webcams_noise_does_not_repeat_the_ro
     det.arm()
     seq = [_hand_over(stills[0])] + stills[:12] + [_hand_over(stills[12])] + stills[12:24] \
         + [_hand_over(stills[24])] + stills[24:]
-    assert [k for k, f in enumerate(seq) if det.feed(f, k / 15) is not None] == [8]
+    # (read from the sixth frame on: one of the first three alone read a die, so five frames
+    # are read, ``pooling.MORE_LOOKS``)
+    assert [k for k, f in enumerate(seq) if det.feed(f, k / 15) is not None] == [10]
 
 
 def test_small_dice_in_a_steep_webcam_frame_are_read_by_a_look_at_it_enlarged():
@@ -916,7 +920,9 @@ def test_a_die_size_calibrated_without_a_frame_size_is_the_photos_own():
     # A calibration may give the dice's size and no frame size (written by hand): it is the
     # size in the picture given, as ``read_dice`` takes it, in every look ``companion dice
     # read`` takes at the photo, whatever size that look reads it at. Said to be 80 px in
-    # the 4000 px photo above, with or without its size, the roll reads whole and the same.
+    # the 4000 px photo above, with or without its size, every die reads right and the same.
+    # (The five looks it takes, one of three having read the 1, ask about a mark beside
+    # the dice that three of them took for pips: ``pooling.MORE_LOOKS``.)
     # (Taken as the size in the 1000 px picture the first look works on, four times too
     # big, the 1 was asked about.)
     from companion.vision.calibration import Calibration
@@ -925,7 +931,8 @@ def test_a_die_size_calibrated_without_a_frame_size_is_the_photos_own():
     img, labels = _photo("IMG_20191208_112905.jpg", size=4000, jpeg=90, far=2.0)
     told, sized = (read_still(img, Calibration(die_size=80.0, frame_size=size))
                    for size in (None, [4000, 4000]))
-    assert _accuracy_module().score_image(told, labels)["whole"]
+    res = _accuracy_module().score_image(told, labels)
+    assert res["correct"] == len(labels) and res["wrong"] == res["phantom"] == 0
     assert [(d.value, round(d.x), round(d.y)) for d in told.dice] == \
         [(d.value, round(d.x), round(d.y)) for d in sized.dice]
 

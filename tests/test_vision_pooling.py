@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from companion.controller import Settings
-from companion.vision.pooling import pooled
+from companion.vision.pooling import pooled, read_once
 from companion.vision.types import Coin, CoinReading, DiceReading, Die, Uncertain
 
 SIDE = 40.0
@@ -101,6 +101,30 @@ def test_what_shows_in_half_the_frames_or_fewer_is_not_read():
     out = pooled([frame((1, 100, 100), (None, 300, 200)), frame((1, 100, 100)), frame((1, 100, 100), (6, 250, 50))])
     assert [d.value for d in out.dice] == [1]
     assert [(u.x, u.y, u.reason) for u in out.uncertain] == [(250, 50, "read in 1 of 3 still frames")]
+
+
+def test_a_die_one_look_alone_read_is_looked_at_again():
+    # Three looks, one reading a 4 where the others are unsure: the caller looks again
+    # (``read_once``). A look more reading it another way makes it uncertain; one reading
+    # it too shows it, surer than one look of five would.
+    three = [frame((None, 100, 100)), frame((4, 103, 98)), frame((None, 99, 101))]
+    assert read_once(three, pooled(three))
+    unsure = [frame((None, 101, 100))]
+    out = pooled(three + unsure + [frame((2, 100, 102))])
+    assert out.dice == [] and [u.reason for u in out.uncertain] == ["read as 2 and as 4 in still frames"]
+    once, twice = (pooled(three + unsure + [frame((v, 100, 102))]) for v in (None, 4))
+    assert [d.value for d in once.dice] == [d.value for d in twice.dice] == [4]
+    assert once.dice[0].confidence < twice.dice[0].confidence < Settings().min_confidence
+    # Read in two looks of three, or in every one, it needs no more looks.
+    assert not read_once(three[:2] + [frame((4, 100, 100))], pooled(three[:2] + [frame((4, 100, 100))]))
+    assert not read_once([frame((4, 100, 100))] * 3, pooled([frame((4, 100, 100))] * 3))
+
+
+def test_a_die_a_frame_both_read_and_asked_about_beside_is_read_there():
+    # A frame may read a die and ask about its outline's centre a few pixels off: the
+    # place takes the reading, closer though the question lies (two reads of five).
+    five = [frame((1, 100, 100))] + [frame((None, 101, 100))] * 3 + [frame((1, 102, 95), (None, 101, 101))]
+    assert [(d.value, d.confidence) for d in pooled(five).dice] == [(1, round(0.95 * 2 / 5, 3))]
 
 
 def test_an_empty_tray_pools_to_nothing_and_one_frame_to_itself():

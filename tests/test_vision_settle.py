@@ -109,6 +109,33 @@ def test_an_empty_tray_settling_is_not_a_roll_and_is_not_read_on_every_frame():
     assert len(calls) <= 2 * det.still_reads
 
 
+@pytest.mark.parametrize("later, value", [([None, 2], None), ([None, 4], 4)])
+def test_a_die_one_still_frame_alone_read_is_read_in_two_more_before_it_is_reported(roll, later, value):
+    # The first still frame reads a 4 its next two are unsure of: two frames more are read.
+    # One reading a 2 there makes it uncertain; one reading a 4, shown (unsure).
+    from companion.vision.pooling import MORE_LOOKS
+    from companion.vision.types import DiceReading, Die, Uncertain
+
+    frames, info = roll
+    script = [4, None, None] + later
+    calls = []
+
+    def reader(frame):
+        v = script[min(len(calls), len(script) - 1)]
+        calls.append(frame)
+        if v is None:
+            return DiceReading([], [Uncertain(200.0, 150.0, "pips too faint")], [40.0])
+        return DiceReading([Die(v, 201.0, 149.0, 0.9, 40.0)], [], [40.0])
+
+    det = SettleDetector(reader=reader)
+    det.arm()
+    out = run(frames, det)
+    assert len(out) == 1 and len(calls) == det.still_reads + MORE_LOOKS
+    reading = out[0][1]
+    assert [d.value for d in reading.dice] == ([value] if value else [])
+    assert len(reading.uncertain) == (0 if value else 1)
+
+
 @pytest.mark.parametrize("told", [60, None])
 def test_rolls_before_a_webcam_near_the_tray_are_read_once_and_right_by_its_field_of_view(told):
     # A webcam 60 degrees wide, 50 degrees from overhead, beside the tray: told its field of

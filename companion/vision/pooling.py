@@ -15,14 +15,14 @@ run). Instead, each place on the tray is judged over the frames on its own:
 - **Seen in half the frames or fewer:** a value read there is made uncertain; an
   uncertain spot is dropped (a speck of noise that passed once is no die).
 
-Places are matched frame to frame by their centres, closest pairs first, each place taking
-at most one thing from a frame, within half a die's side (a coin's radius) of each other:
-closer than two dice lying side by side. A frame may report one die at two places a little
-further apart (``_one_per_thing``): what is read within 0.6 of a side is one die, and what
-is asked about within half a side of a die read is that die. Both are measured as the
-reader measured the dice, in the frame stretched back from the camera's slant (a die and
-the one behind it, half a side apart in a frame 55 degrees from overhead, are a side apart
-on the tray).
+Places are matched frame to frame by their centres, closest pairs first (what a frame read
+before what it asked about), each place taking at most one thing from a frame, within half
+a die's side (a coin's radius) of each other: closer than two dice lying side by side. A
+frame may report one die at two places a little further apart (``_one_per_thing``): what is
+read within 0.6 of a side is one die, and what is asked about within half a side of a die
+read is that die. Both are measured as the reader measured the dice, in the frame
+stretched back from the camera's slant (a die and the one behind it, half a side apart in
+a frame 55 degrees from overhead, are a side apart on the tray).
 
 A photo is one frame, but it can be looked at as a webcam's frames would show it
 (``read_still``): as it is, and with a webcam's sensor noise added (or, where its dice are
@@ -59,6 +59,21 @@ STILL_NOISE = 2.0
 # times (``read_still``).
 BIG_DIE = 32.0
 ENLARGE = 1.5
+# A die one look of three read, the others unsure of it, is shown unsure; but such reads
+# carry many of the wrong ones (on the second set of renders below, 20 of 35). Where a
+# still tray's looks read one so, ``MORE_LOOKS`` more are taken (two more frames, for the
+# settle detector) and pooled with them: another look may read it too, or read it otherwise
+# (then it is asked about). Rendered trays through a 60-degree webcam at 40 and 55
+# degrees, three sets of 240 frames, no slant told (``benchmarks/vision_renders.py``), read
+# right and read wrong or where no die lies: 2,005 -> 2,004 and 15 -> 10, 1,655 -> 1,654
+# and 35 -> 33, 1,964 -> 1,968 and 24 -> 25. All 250 dev photos as 640x480 JPEG 80 frames,
+# three looks, read right and wrong: through a 60-degree webcam at 40 degrees 1,671 ->
+# 1,673, 9 either way; a 53-degree one at 55, 1,614 -> 1,617, 14; at 40, 1,696 -> 1,699,
+# 13 -> 12; squeezed into 4:3, 1,719 -> 1,720, 7 -> 6; as phone photos, 1,770 and 2.
+# (Asking about a value no look more read again, as a guess, gave 75 fewer right and 28
+# fewer errors on the renders, 39 fewer right and 13 fewer wrong on the four dev views:
+# squeezed, 95.5 -> 94.7 % right.)
+MORE_LOOKS = 2
 
 
 class _Place:
@@ -85,8 +100,10 @@ def pooled(readings: Sequence[Reading], reach: float | None = None) -> Reading:
     places: list[_Place] = []
     for k, (reading, read) in enumerate(zip(readings, marks)):
         things = read + list(reading.uncertain)
-        pairs = sorted((d, i, j) for i, t in enumerate(things) for j, p in enumerate(places)
-                       if (d := _apart_in_the_frame(t, p)) <= reach)
+        # (A frame may read a die and ask about its outline's centre beside it: the place
+        # takes what was read, as if everything asked about lay a reach further off.)
+        pairs = sorted((d + (reach if i >= len(read) else 0.0), i, j) for i, t in enumerate(things)
+                       for j, p in enumerate(places) if (d := _apart_in_the_frame(t, p)) <= reach)
         taken, filled = set(), set()
         for _, i, j in pairs:
             if i not in taken and j not in filled:
@@ -132,7 +149,8 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     the photo was shrunk to the working size. The others are read at the slant the first
     was read at where the calibration does not say: a frame's slant is measured from all
     its pips together, and noise that hid it would lose every die of that look (at 55
-    degrees from overhead it did, in some dev photos), not one borderline die.
+    degrees from overhead it did, in some dev photos), not one borderline die. Where one
+    look alone read a die, ``MORE_LOOKS`` more are taken (``read_once``).
 
     Where the first look finds the dice small (``BIG_DIE``), and did not guess the slant,
     the looks after it are at the frame enlarged instead (``ENLARGE``), at that slant too
@@ -182,13 +200,28 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     if enlarged and looks > 1:
         # (the photo's own pixels for them, shrunk once for every enlarged look)
         source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
-    for seed in range(1, looks):
+
+    def look(seed: int) -> DiceReading:
         if enlarged:
-            readings.append(_enlarged_look(source, img, cal, seed - 1, first.sharpened))
-        else:
-            readings.append(read_dice(_noisy(img, seed), cal, sharpen=first.sharpened))
+            return _enlarged_look(source, img, cal, seed - 1, first.sharpened)
+        return read_dice(_noisy(img, seed), cal, sharpen=first.sharpened)
+
+    readings += [look(seed) for seed in range(1, looks)]
     reading = pooled(readings)
+    if read_once(readings, reading):
+        readings += [look(seed) for seed in range(looks, looks + MORE_LOOKS)]
+        reading = pooled(readings)
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
+
+
+def read_once(readings: Sequence[DiceReading], reading: DiceReading) -> bool:
+    """Whether ``reading``, ``readings`` pooled, shows a die that one of them alone read:
+    where looking again (``MORE_LOOKS``) tells a reading from a guess."""
+    if len(readings) < 2:
+        return False
+    reach = _reach(readings, [r.dice for r in readings], True)
+    return any(sum(any(e.value == d.value and _apart_in_the_frame(d, e) <= reach for e in r.dice)
+                   for r in readings) <= 1 for d in reading.dice)
 
 
 def _enlarges(first: DiceReading, scale: float = 1.0) -> bool:

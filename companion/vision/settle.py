@@ -20,9 +20,11 @@ How it decides:
   are never reported: something has to move first (``require_motion=False`` turns that off).
 - Once still for ``still_time`` seconds, ``still_reads`` frames in a row are read and
   pooled, place by place (``pooling.pooled``): a die read one way in one frame and not read
-  in another is read; read two ways, it is uncertain. (Waiting for whole readings to repeat
-  instead waits on a webcam's noise: of 50 dev trays of about 7 dice seen through it, 23
-  were not read alike three times running within 12 still frames:
+  in another is read; read two ways, it is uncertain. Where one frame alone read a die, the
+  others unsure of it, ``pooling.MORE_LOOKS`` frames more are read and pooled with them:
+  they may read it too, or otherwise (then it is uncertain). (Waiting for whole readings
+  to repeat instead waits on a webcam's noise: of 50 dev trays of about 7 dice seen
+  through it, 23 were not read alike three times running within 12 still frames:
   ``benchmarks/vision_stills.py``.) A die still rolling is never read: any motion clears
   the readings collected so far.
 - Where the first of those frames shows the dice small, and left something to ask about
@@ -73,7 +75,7 @@ from typing import Callable
 
 import numpy as np
 
-from .pooling import enlarged_frame, pooled
+from .pooling import MORE_LOOKS, enlarged_frame, pooled, read_once
 from .segment import even_exposure
 from .slant import layout_roll, layout_stretch, square_face
 from .types import DiceReading
@@ -213,9 +215,13 @@ class SettleDetector:
         if self.state != SETTLING or t - self._still_since < self.still_time:
             return None
         self._candidates.append(self.reader(frame))
-        if len(self._candidates) < self.still_reads:
+        n = len(self._candidates)
+        again = n > self.still_reads   # (reading more frames: one read a die the others did not)
+        if n < self.still_reads or again and n < self.still_reads + MORE_LOOKS:
             return None
         reading = pooled(self._candidates)
+        if not again and isinstance(reading, DiceReading) and read_once(self._candidates, reading):
+            return None
         self._candidates = []
         if self._last_report is not None and (
                 self._changed(self._last_view, self._prev) <= self.motion_share
