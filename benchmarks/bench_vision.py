@@ -12,7 +12,7 @@
   them, read as they are and told its field of view (flattened first: ``perspective``);
 - ms the settle detector spends on a settled roll of those real frames: the three still
   frames it reads and pools (the second and third enlarged where the dice are small and
-  the first left something to ask about);
+  the first left something to ask about; five where one of them alone read a die);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
@@ -149,7 +149,7 @@ def _time_settled(label: str, frames: list) -> None:
             reading = det.feed(frame, k / 15)
             spent += time.thread_time() - t0
         times.append(1000 * spent)
-    print(f"  a settled roll (three still frames read and pooled), {label}: "
+    print(f"  a settled roll (three still frames read and pooled, five where one alone read a die), {label}: "
           f"median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms (CPU)")
 
 
