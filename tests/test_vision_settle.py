@@ -116,7 +116,7 @@ def test_a_die_one_still_frame_alone_read_is_read_in_two_more_before_it_is_repor
     from companion.vision.pooling import MORE_LOOKS
     from companion.vision.types import DiceReading, Die, Uncertain
 
-    frames, info = roll
+    frames, _ = roll
     script = [4, None, None] + later
     calls = []
 

@@ -133,8 +133,10 @@ def _without_turned_sides(pips: list[Pip], axis: int) -> list[Pip] | None:
         lengthwise = abs(math.cos(p.angle)) if axis == 0 else abs(math.sin(p.angle))
         return p.ratio < SIDE_ALONG_RATIO and lengthwise > math.sqrt(0.5)
 
-    left = [p for p in pips if not along(p)]
-    taken = sum(p.contrast for p in pips if along(p))
+    sides, left = [], []
+    for p in pips:
+        (sides if along(p) else left).append(p)
+    taken = sum(p.contrast for p in sides)
     if len(left) < MIN_PIPS or taken < TURNED_SIDES_SHARE * (taken + sum(p.contrast for p in left)):
         return None
     return left
