@@ -609,11 +609,11 @@ def test_the_points_the_network_looks_at_over_a_blob_stay_on_it():
     # A blob 102 px wide, its box from x = 716, dice 27.2 px wide: points half a die apart
     # from 722.8 reached 818 by numpy's float steps, one past the box, and reading the frame
     # failed (20 px dice seen 50 degrees from overhead, flattened). Each point is on the blob.
-    from companion.vision.dice import _grid
+    from companion.vision.outlines import blob_grid
 
     own = np.ones((104, 102), bool)
     outline = np.array([[[716, 392]], [[817, 392]], [[817, 495]], [[716, 495]]], np.int32)
-    points = _grid(own, 716, 392, outline, 27.2, np.full((600, 900), 255, np.uint8))
+    points = blob_grid(own, 716, 392, outline, 27.2, np.full((600, 900), 255, np.uint8))
     assert len(points) == 8 * 7   # (8 rows of 7)
     assert all(716 <= x < 818 and 392 <= y < 496 for x, y in points)
 
@@ -1028,7 +1028,7 @@ def _squares_beside(offsets, value=1):
     """A light die face showing ``value``'s pips at (200, 150) on a grey tray, with
     squares of its colour and size at ``offsets`` from it (in die sides of 40 px, the faces
     34 px wide: a gap between them); and the FrameColours the reader would have of it."""
-    from companion.vision.dice import _colours
+    from companion.vision.faces import frame_colours
 
     img = np.full((300, 400, 3), 150, np.uint8)
     for dx, dy in [(0, 0), *offsets]:
@@ -1036,7 +1036,7 @@ def _squares_beside(offsets, value=1):
         cv2.rectangle(img, (round(cx - 17), round(cy - 17)), (round(cx + 17), round(cy + 17)), (235, 235, 235), -1)
     for px, py in {1: [(0.5, 0.5)], 3: [(.25, .25), (.5, .5), (.75, .75)]}[value]:
         cv2.circle(img, (round(180 + 40 * px), round(130 + 40 * py)), 4, (20, 20, 20), -1, cv2.LINE_AA)
-    return _colours(img)
+    return frame_colours(img)
 
 
 @pytest.mark.parametrize("offsets, read_on, stays", [
@@ -1051,11 +1051,11 @@ def test_a_one_among_squares_like_it_is_uncertain(offsets, read_on, stays):
     # A 1 between two or more squares of its own colour and size, with no die read on them,
     # is a key among keys more likely than a die (a keyboard beside the tray). A die read
     # on a square, or a single square, or one far off, leaves it a 1.
-    from companion.vision.dice import _keys_among_squares
+    from companion.vision.outlines import keys_among_squares
     from companion.vision.types import DiceReading, Die
 
     dice = [Die(1, 200, 150, 0.9)] + [Die(4, 200 + 40 * dx, 150 + 40 * dy, 0.9) for dx, dy in read_on]
-    reading = _keys_among_squares(DiceReading(dice, [], [40.0]), _squares_beside(offsets),
+    reading = keys_among_squares(DiceReading(dice, [], [40.0]), _squares_beside(offsets),
                                   by_pips=[(d.x, d.y) for d in dice])
     assert (1 in [d.value for d in reading.dice]) == stays
     assert len(reading.uncertain) == (0 if stays else 1)
@@ -1065,10 +1065,10 @@ def test_a_one_among_squares_like_it_is_uncertain(offsets, read_on, stays):
 def test_other_values_among_squares_like_them_stand_if_the_pips_read_them(by_pips, stays):
     # A 1 is easily a mark on a key, and so is a face only the network read ("/" on a key
     # read as a 3); a face of several pips the pip reader found in a die's layout stands.
-    from companion.vision.dice import _keys_among_squares
+    from companion.vision.outlines import keys_among_squares
     from companion.vision.types import DiceReading, Die
 
-    reading = _keys_among_squares(DiceReading([Die(3, 200, 150, 0.9)], [], [40.0]),
+    reading = keys_among_squares(DiceReading([Die(3, 200, 150, 0.9)], [], [40.0]),
                                   _squares_beside([(-1.1, 0), (1.1, 0)], value=3),
                                   by_pips=[(200, 150)] if by_pips else [])
     assert [d.value for d in reading.dice] == ([3] if stays else [])
@@ -1084,10 +1084,10 @@ def test_a_one_between_lettered_keys_is_uncertain(value, pipless, stays):
     # mark that is no pip, or nothing: two such neighbours (a die side away, 40 px here)
     # make the 1 a key more likely than a die. One, or one far off, or a mark on the die
     # itself (its own spot before the network read it), does not; nor does a 3.
-    from companion.vision.dice import _ones_among_pipless
+    from companion.vision.outlines import ones_among_pipless
     from companion.vision.types import DiceReading, Die
 
-    reading = _ones_among_pipless(DiceReading([Die(value, 100, 100, 0.9)], [], [40.0]), pipless)
+    reading = ones_among_pipless(DiceReading([Die(value, 100, 100, 0.9)], [], [40.0]), pipless)
     assert [d.value for d in reading.dice] == ([value] if stays else [])
     assert len(reading.uncertain) == (0 if stays else 1)
 
@@ -1128,7 +1128,8 @@ def test_an_underexposed_frame_is_brought_to_a_bright_trays_level():
 def test_what_is_read_outside_the_frame_is_asked_about_on_its_edge_or_dropped():
     # (A steep frame is read flattened: beyond its edges the picture runs on with their
     # pixels, and a die cut off by the edge runs on in a streak.)
-    from companion.vision.dice import EDGE_REASON, _in_the_frame
+    from companion.vision.dice import _in_the_frame
+    from companion.vision.reasons import EDGE_REASON
     from companion.vision.types import DiceReading, Die, Uncertain
 
     def read(*things):
@@ -1508,12 +1509,13 @@ def test_the_finer_pass_reads_the_faces_the_first_read_again_as_judging_them_wou
     # a face of two pips or more that the first pass read from the same pips as read, its
     # body and surroundings unjudged again: a speed-up that must read every such face as
     # judging it anew would, value, place and confidence.
-    from companion.vision.dice import _colours, _kernel_for_pip, _read, pip_kernel
+    from companion.vision.dice import _kernel_for_pip, _read, pip_kernel
+    from companion.vision.faces import frame_colours
     from companion.vision.pips import PipSearch
 
     img = render_tray([(seed + k) % 6 + 1 for k in range(7)], seed=seed, tilt=0.2 * (seed % 2),
                       die_colour="mixed" if seed % 2 else (235, 235, 235))
-    colours = _colours(img)
+    colours = frame_colours(img)
     search = PipSearch(img, within=colours.fg)
     _, first = _read(search, pip_kernel(img), colours)
     k1 = _kernel_for_pip(float(np.median(first.read_pip_radii)))

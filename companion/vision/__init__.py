@@ -7,7 +7,10 @@ Modules:
 - ``segment``     -- finding die-like and coin-like regions against the tray.
 - ``pips``        -- finding pips on a die and checking their layout.
 - ``slant``       -- how much a camera at a slant squashed the top faces (undone before reading).
-- ``dice``        -- ``read_dice(frame, calibration=None)``.
+- ``faces``       -- linking pips into faces and judging each against its layout and die body.
+- ``outlines``    -- what things' outlines say beyond the pips (unread dice, dice cut by the edge).
+- ``reasons``     -- why a place is asked about (the reasons ``Uncertain`` carries).
+- ``dice``        -- ``read_dice(frame, calibration=None)``: the whole reading, from these.
 - ``face_net``    -- the small network (OpenCV dnn) whose second opinion each face needs.
 - ``train_faces`` -- trains that network (needs PyTorch; a development tool, never run on the Pi).
 - ``coins``       -- ``read_coins(frame, calibration)`` and ``calibrate_coins``.

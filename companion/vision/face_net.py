@@ -97,7 +97,7 @@ log = logging.getLogger(__name__)
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "models", "dice_faces.onnx")
 CROP_PX = 48
-# Crop side as a multiple of the die's side (the side ``dice.py`` measures from the body):
+# Crop side as a multiple of the die's side (the side ``faces.py`` measures from the body):
 # the face with a margin, so a die cut off by the crop's edge is not the one being read.
 CROP_FACTOR = 2.2
 NOT_A_FACE = 6   # index of the "no readable top face" output

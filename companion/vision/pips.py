@@ -5,7 +5,7 @@ pips, a black-hat for dark ones), so black pips on white dice, white pips on red
 yellow pips on green dice are all found without knowing the colours (a pip found both
 as light and as dark is kept once). ``layout_value``
 checks that a group of pips forms one of the six standard faces, and ``empty_positions``
-says where such a face must have no pip (the grouping itself lives in ``dice.py``).
+says where such a face must have no pip (the grouping itself lives in ``faces.py``).
 """
 
 from __future__ import annotations
