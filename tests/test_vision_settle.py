@@ -205,8 +205,6 @@ def test_a_steep_webcams_slant_is_learnt_from_the_4s_and_5s_it_reports():
 def test_without_4s_or_5s_reported_or_seen_from_overhead_no_slant_is_learnt():
     # An overhead camera's faces are square: its frames go on measuring their own slant
     # (none), as without a calibration. And a game of 1s, 2s, 3s and 6s teaches nothing.
-    import cv2
-
     from companion.vision.render import render_scene
 
     for values, slant in (([4, 5], 0), ([1, 6], 50)):

@@ -1,0 +1,53 @@
+"""Shared by the vision reader tests: scoring a reading against a rendered tray's truth,
+and the frames those tests read (a webcam's JPEG, a slanted camera's squash, a tray rim)."""
+
+import math
+
+import cv2
+
+from companion.vision.calibration import Calibration
+from companion.vision.photo_views import as_frame
+from companion.vision.render import render_scene
+
+
+def score(reading, truth, tol=20):
+    """(correct, wrong, uncertain) against the rendered truth; a die read where none was
+    drawn counts as wrong."""
+    correct = wrong = 0
+    for d in reading.dice:
+        near = [v for v, x, y in truth["dice"] if math.hypot(d.x - x, d.y - y) < tol]
+        if near and near[0] == d.value:
+            correct += 1
+        else:
+            wrong += 1
+    return correct, wrong, len(reading.uncertain)
+
+
+def as_webcam_jpeg(frame, quality=80):
+    """``frame`` as a webcam's MJPEG stream delivers it: JPEG-compressed at ``quality``."""
+    return as_frame(frame, [], jpeg=quality)[0]
+
+
+# ``render_scene``'s slant draws a camera far from the tray: every row squashed alike. The
+# reader, not told otherwise, takes a slanted camera for a webcam near the tray
+# (``perspective.ASSUMED_FIELD_OF_VIEW``), whose far dice are smaller than its near ones;
+# where the vision tests read such frames, they tell it what the camera is, as its installer
+# would (``companion calibrate --field-of-view 10``: behind a narrow lens, read as it is).
+# Nothing else is told: the slant is still the frame's own to measure.
+FAR_CAMERA = Calibration(field_of_view=10)
+
+
+def squashed_tray(values, seed, height):
+    """A rendered top-down tray squeezed to ``height`` rows, as a slanted camera sees it."""
+    frame, truth = render_scene(values, seed=seed, size=(640, 640), die_colour="mixed", die_size=44)
+    f = height / 640
+    return (cv2.resize(frame, (640, height), interpolation=cv2.INTER_AREA),
+            {"dice": [(v, x, y * f) for v, x, y in truth["dice"]]})
+
+
+def in_a_tray_rim(frame):
+    """``frame`` with a dark tray rim seen all round it: in the foreground mask, one blob
+    whose hole holds everything in the tray."""
+    out = frame.copy()
+    cv2.rectangle(out, (12, 12), (out.shape[1] - 13, out.shape[0] - 13), (40, 40, 45), 10)
+    return out
