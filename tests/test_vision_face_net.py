@@ -6,7 +6,7 @@ import pytest
 
 from companion.vision.calibration import Calibration
 from companion.vision.dice import read_dice
-from companion.vision.face_net import CROP_PX, FULLER_SHOWN, FaceNet, face_crop, second_opinion
+from companion.vision.face_net import CROP_PX, FULLER_SHOWN, TURNED_SHOWN, FaceNet, face_crop, second_opinion
 from companion.vision.render import render_scene
 from companion.vision.types import DiceReading, Die, Uncertain
 
@@ -367,6 +367,76 @@ def test_a_die_whose_face_the_pips_did_not_read_is_read_where_the_network_reads_
     checked = second_opinion(frame, reading, net=net, bodiless={"no die body"}, conflicting={"glare"})
     assert [(d.value, d.x, d.y) for d in checked.dice] == ([(3, 100, 100)] if read else [])
     assert len(checked.uncertain) == (0 if read else 1)
+
+
+class _Turning:
+    """A stand-in for the network that gives every view ``upright`` for face 5, and
+    ``turned`` where asked to read the views in their four quarter turns."""
+
+    def __init__(self, upright, turned):
+        self.p = {False: upright, True: turned}
+
+    def crop_probabilities(self, img, views, turned=False):
+        row = np.full(7, (1.0 - self.p[turned]) / 6, np.float32)
+        row[4] = self.p[turned]
+        return np.tile(row, (len(views), 1))
+
+
+@pytest.mark.parametrize("reason, upright, turned, shown", [
+    ("a mark among marks", 0.84, 0.8, TURNED_SHOWN),
+    ("a mark among marks", 0.84, 0.6, None),
+    ("a mark", 0.84, 0.8, None),
+    ("a mark among marks", 0.97, 0.6, 0.888),
+])
+def test_a_lone_mark_among_marks_is_read_where_the_network_reads_it_alike_in_four_turns(
+        reason, upright, turned, shown):
+    # A lone mark centred on a die's body among marks the pip reader took for no pips: on
+    # real dark marbled dice, the middle pip of a face whose other pips are faint. Where
+    # the network, as it looks, is not quite sure of a face there (under STEADY in every
+    # view), it reads each view in its four quarter turns: a face read alike in them (0.8)
+    # reads the die, shown for the players to accept (TURNED_SHOWN); one it reads less
+    # surely turned does not, nor does a spot of any other reason. Sure as it looks, the
+    # network reads the die as before.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([], [Uncertain(100, 100, reason)], [40.0])
+    checked = second_opinion(frame, reading, net=_Turning(upright, turned), turned={"a mark among marks"})
+    assert [(d.value, d.x, d.y, d.confidence) for d in checked.dice] == ([(5, 100, 100, shown)] if shown else [])
+    assert len(checked.uncertain) == (0 if shown else 1)
+
+
+class _OneWayUp:
+    """A stand-in for ``cv2.dnn.Net`` (``setInput``, ``forward``): sure of a 5 where its
+    input crop's top left quarter is as bright as its brightest, unsure of every face
+    elsewhere."""
+
+    def setInput(self, blob):
+        self.blob = blob
+
+    def forward(self):
+        n, half = len(self.blob), self.blob.shape[2] // 2
+        quarters = self.blob[:, 0].reshape(n, 2, half, 2, half).mean(axis=(2, 4)).reshape(n, 4)
+        logits = np.zeros((n, 7), np.float32)
+        logits[:, 4] = np.where(quarters[:, 0] >= quarters.max(axis=1) - 0.3, 6.0, 0.0)
+        return logits
+
+
+def test_a_face_the_network_reads_only_one_way_up_is_far_less_sure_in_four_turns(monkeypatch):
+    # The network's answer for a view read in four quarter turns is the geometric mean of
+    # its four answers: a face's pips lie alike turned, a glint in one corner does not. A
+    # mark in the middle of the view reads the same turned; one in its top left corner
+    # reads a 5 the right way up only, and turned is far from sure of it.
+    import cv2
+
+    monkeypatch.setattr(cv2.dnn, "readNetFromONNX", lambda path: _OneWayUp())
+    net = FaceNet("weights.onnx")
+    img = np.zeros((200, 200, 3), np.uint8)
+    img[90:111, 90:111] = 255       # a square in the middle of the view at (100, 100)
+    img[40:55, 40:55] = 255         # a square in the top left of the view at (60, 60)
+    upright = net.crop_probabilities(img, [(60, 60, 18.0), (100, 100, 18.0)])
+    turned = net.crop_probabilities(img, [(60, 60, 18.0), (100, 100, 18.0)], turned=True)
+    assert upright[0, 4] > 0.95 and turned[0, 4] < 0.5
+    assert np.allclose(turned.sum(axis=1), 1.0)
+    assert abs(turned[1, 4] - upright[1, 4]) < 1e-5
 
 
 @pytest.mark.parametrize("rules_out, sure_sizes, read", [

@@ -60,7 +60,10 @@ pips there rule out (a lone pip off its die's centre, with something showing opp
 is no 1: every other face is symmetric about its centre); on a die's body whose face the
 pips did not read, and where the pips' own evidence does not conflict (glare where the face
 has no pip, spots of other sizes or colours among them), the network being nearly sure of
-one value in several views will do too; where nothing but the network speaks for a die
+one value in several views will do too (and a little less sure, where the spot is a lone
+mark centred on the body among marks taken for no pips, a 3's or a 5's middle pip with its
+others faint, and the network reads its face alike in four quarter turns: the die is then
+shown for the players to accept); where nothing but the network speaks for a die
 (the blob, the part of a blob off a die read, the lone spot), it must be all but sure in
 two views at least. An uncertain spot left on a die read, where the network is all but sure
 of that die's face, is that die again: it is not reported. A 1 read beside two or more
@@ -344,7 +347,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     by_pips = {(d.x, d.y) for d in reading.dice}
     reading = second_opinion(img, reading, blobs,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
-                             conflicting=UNSTEADY_REASONS, round_bodies=(ROUND_BODY_REASON,),
+                             conflicting=UNSTEADY_REASONS, round_bodies=(ROUND_BODY_REASON,), turned=(LOGO_REASON,),
                              confirm_only=possible_sides(reading, stretch, SHAPELESS_REASONS, OUTLINE_REASONS)
                              if stretch is not None else ())
     # (what the network did not read on a round body was a coin's marks: not reported)

@@ -171,15 +171,27 @@ class FaceNet:
         ``img``, whose dice are ``side`` px wide."""
         return self.crop_probabilities(img, [(x, y, side) for x, y in spots])
 
-    def crop_probabilities(self, img: np.ndarray, views) -> np.ndarray:
-        """N x 7 probabilities for the views [(x, y, die side)] of ``img``, in one batch."""
+    def crop_probabilities(self, img: np.ndarray, views, turned: bool = False) -> np.ndarray:
+        """N x 7 probabilities for the views [(x, y, die side)] of ``img``, in one batch.
+        ``turned``: each view is also read in its three other quarter turns, and its
+        probabilities are the four readings' geometric mean, normalised. A face's pips lie
+        alike turned a quarter; a glint's, the marbling's or a logo's look changes, and the
+        network, sure of a face in one turn and not in another, is the less sure for it."""
         if not len(views):
             return np.zeros((0, 7), np.float32)
         crops = np.stack([face_crop(img, x, y, CROP_FACTOR * side) for x, y, side in views])
+        if turned:
+            crops = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(4)])
         with self.lock:
             self.net.setInput(normalise(crops))
             logits = self.net.forward().astype(np.float64)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        z = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        if not turned:
+            return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        # (the four turns' mean log-probability, renormalised: their geometric mean)
+        logp = (z - np.log(e.sum(axis=1, keepdims=True))).reshape(4, len(views), -1).mean(axis=0)
+        e = np.exp(logp - logp.max(axis=1, keepdims=True))
         return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
@@ -232,6 +244,31 @@ FULLER_SHOWN = 0.75
 # among the pips, three views read a blurred brown 3 with dark marbling as a 6.)
 STEADY = 0.85
 STEADY_VIEWS = 3
+# A lone mark centred on a die's body among marks the pips took for none (the spots of
+# ``second_opinion``'s ``turned`` reasons: ``reasons.LOGO_REASON``) is on the dev photos
+# most often the middle pip of a 3 or a 5 whose other pips are faint (red pips on dark
+# marbled plastic), seldom a logo. Where the network is not sure of a face there at ACCEPT
+# or STEADY, it reads the spot's views again in their four quarter turns
+# (``FaceNet.crop_probabilities``): a face it reads alike in them is taken at these bars,
+# its die shown at most TURNED_SHOWN, for the players to accept with a press (the
+# controller's default bar is 0.8). (All 250 dev photos as 640x480 webcam frames, JPEG 80,
+# three looks, seen 40 and 55 degrees from overhead through a 53-degree webcam, 40 through
+# a 60-degree one, and squeezed into 4:3: 6,709 -> 6,750 dice read right, 41 wrong either
+# way, those shown at 0.8 or more 22 -> 21 (the one more read where no die lies, a pen's
+# tip read as a 3, is asked about); the 50 photos the network never saw, 1,380 -> 1,387
+# and 6 -> 5. At these bars without the turns, those 50: 1,384 and 7.)
+# Tried and not kept: the turned reading in place of the one as it looks (the network not
+# sure turned does not read the die): 6,744 and 39 on all 250; every place's views turned
+# so, at ACCEPT and STEADY, 1,374 and 1 on the 50; at these bars for the logo spots and for
+# pips that showed a value, 6,745 and 23 on all 250, and for every place, 6,811 and 36.
+# But turned, a rendered tray's slant was chosen otherwise and a near side read as a die;
+# at these bars, a lone rendered die seen at a slant had its near side asked about, and the
+# spots of other reasons read near sides as dice (5 of 60 rendered trays, where 1 is
+# allowed) and a dark keyboard's keys (7 in 10 frames): seen from overhead, as the dev
+# photos are, no die's sides show.
+TURNED_ACCEPT = 0.85
+TURNED_STEADY = 0.75
+TURNED_SHOWN = 0.75
 # A place nothing but a blob speaks for is looked at all round only where one of its
 # die-sized views shows the network a face at least this likely (``_screened``). (Dev
 # frames at 40, 55 degrees and squeezed, 375 of them, and 40 rendered trays: of 702 such
@@ -262,7 +299,7 @@ DIE_SIZE_SPREAD = 1.5
 def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None = None,
                    look_above: Collection[str] = (), bodiless: Collection[str] = (),
                    confirm_only: Collection[Uncertain] = (), conflicting: Collection[str] = (),
-                   round_bodies: Collection[str] = ()):
+                   round_bodies: Collection[str] = (), turned: Collection[str] = ()):
     """``reading`` (a DiceReading of ``img``, in its pixels) checked by the network:
 
     - a die the pip reader read stays only if the network is not sure of another value
@@ -333,7 +370,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     no value, the network must be sure of one in two views, as at a blob (one view off a
     tails coin's centre, its ring of dots cut by the crop, read a 6 at 0.96: four coins of
     540 in 180 rendered trays were read as dice so, none since; the dev photos read as
-    before).
+    before). ``turned``: the reasons of spots whose views the network reads in four
+    quarter turns, a face read alike in them taken at lower bars (``TURNED_ACCEPT``).
     Without a die size to crop by (no die read, no calibration), the reading is returned as is.
     """
     if not reading.die_sizes or not (reading.dice or reading.uncertain or candidates or reading.leads):
@@ -354,7 +392,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         body = u.reason not in bodiless
         spots.append(_Spot(u.x, u.y, u.hint, AGREE if body else ACCEPT, pattern, fuller,
                            views=2 if u.reason in round_bodies and u.hint is None else 1,
-                           steady=u.hint is None and body and u.reason not in conflicting))
+                           steady=u.hint is None and body and u.reason not in conflicting,
+                           turned=u.reason in turned))
     # Where nothing but the network speaks for a die, one view may be fooled: a crop
     # centred on one pip of a 2 whose pips did not link can look like a 1, and one shifted
     # onto a die beside the place can see that die's face. Two views must agree.
@@ -386,6 +425,14 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     asked = [v for v in views if v not in screened]
     screened.update(zip(asked, net.crop_probabilities(img, asked)))
     probs = np.array([screened[v] for v in views], np.float32).reshape(-1, NOT_A_FACE + 1)
+    # The views of the ``turned`` spots, read again in their four quarter turns.
+    turns = [False] * len(reading.dice) + [spot.turned for spot in spots + wholes for _ in spot.pattern]
+    turned_probs = probs
+    if any(turns):
+        asked = list(dict.fromkeys(v for v, t in zip(views, turns) if t))
+        seen_turned = dict(zip(asked, net.crop_probabilities(img, asked, turned=True)))
+        turned_probs = np.array([seen_turned[v] if t else row for v, t, row in zip(views, turns, probs)],
+                                np.float32)
     n = len(reading.dice)
     out = DiceReading(die_sizes=reading.die_sizes)
     for d, p in zip(reading.dice, probs[:n]):
@@ -419,16 +466,17 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         else:
             # (the pips' own reading, their centres kept: they tell the slant, ``slant.layout_stretch``)
             out.dice.append(replace(d, confidence=round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
-    faces = probs[n:, :NOT_A_FACE]
+    faces, turned_faces = probs[n:, :NOT_A_FACE], turned_probs[n:, :NOT_A_FACE]
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
     ends = np.cumsum([len(spot.pattern) for spot in spots[:len(reading.uncertain)]], dtype=int)
     seen = [float(faces[e - len(spot.pattern):e].max()) for e, spot in zip(ends, spots)]
     # Values the pips rule out at a spot are not read there (``Uncertain.rules_out``).
     if any(u.rules_out for u in reading.uncertain):
-        faces = faces.copy()
+        faces, turned_faces = faces.copy(), turned_faces.copy()
         for e, spot, u in zip(ends, spots, reading.uncertain):
             faces[e - len(spot.pattern):e, [v - 1 for v in u.rules_out]] = 0.0
-    found = _surest_views(spots + wholes, views[n:], faces)
+            turned_faces[e - len(spot.pattern):e, [v - 1 for v in u.rules_out]] = 0.0
+    found = _surest_views(spots + wholes, views[n:], faces, turned_faces)
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
     # Two readings of one spot that differ leave it uncertain.
@@ -449,7 +497,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # What the network is sure of around each spot left, whatever its pips showed: where
     # that is the face of a die read there, the spot is that die again.
     again = _surest_views([spot._replace(hint=None) for spot in spots[:len(reading.uncertain)]],
-                          views[n:], faces) if stays else []
+                          views[n:], faces, turned_faces) if stays else []
     for k in stays:
         if reading.uncertain[k].reason in bodiless and seen[k] < SCREEN:
             continue   # (no die body and no face seen: nothing die-like to ask about)
@@ -517,7 +565,9 @@ class _Spot(NamedTuple):
     (x, y) (``_AROUND``...); ``fuller``, the faces it may read instead, at ``ACCEPT``;
     ``views``, in how many views it must be sure of a value where there is no hint, or
     read the hint at ``bar`` in the views centred on it;
-    ``steady``, whether being nearly sure of it in several views will do (``STEADY``)."""
+    ``steady``, whether being nearly sure of it in several views will do (``STEADY``);
+    ``turned``, whether its views, not read at the bars above, are read in four quarter
+    turns at ``TURNED_ACCEPT`` and ``TURNED_STEADY`` (``_surest_views``)."""
     x: float
     y: float
     hint: int | None
@@ -526,6 +576,7 @@ class _Spot(NamedTuple):
     fuller: tuple[int, ...] = ()
     views: int = 1
     steady: bool = False
+    turned: bool = False
 
 
 def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
@@ -533,32 +584,47 @@ def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
     return [(s.x + dx * side, s.y + dy * side, k * side) for s in spots for dx, dy, k in s.pattern]
 
 
-def _surest_views(spots: list[_Spot], views, faces: np.ndarray) -> list[Die | None]:
+def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned_faces: np.ndarray | None = None
+                  ) -> list[Die | None]:
     """For each spot, given its ``views`` and the network's face probabilities ``faces``
     for them (in order): the die it reads there, if it is sure (``ACCEPT``) of its surest
     value in ``spot.views`` of the views (or, for a ``steady`` spot, nearly sure of it in
     ``STEADY_VIEWS``), else None. Where the pips showed a value (``hint``), that value is
     read in the views centred on them, at ``bar``; failing that, one of the ``fuller``
-    faces anywhere, at ``ACCEPT``."""
+    faces anywhere, at ``ACCEPT``. A ``turned`` spot not so read is read likewise from
+    ``turned_faces`` (its views in four quarter turns) at ``TURNED_ACCEPT`` and
+    ``TURNED_STEADY``, its die shown at most ``TURNED_SHOWN``."""
     out: list[Die | None] = []
     start = 0
     for spot in spots:
         p = faces[start:start + len(spot.pattern)]
-        i, v = (int(a) for a in np.unravel_index(int(np.argmax(p)), p.shape))
-        if spot.hint is None:
-            sure = np.count_nonzero(p[:, v] >= ACCEPT) >= spot.views or (
-                spot.steady and np.count_nonzero(p[:, v] >= STEADY) >= STEADY_VIEWS)
+        shown, at = 1.0, _read_at(spot, p, ACCEPT, STEADY)
+        if at is None and spot.turned and turned_faces is not None:
+            p = turned_faces[start:start + len(spot.pattern)]
+            shown, at = TURNED_SHOWN, _read_at(spot, p, TURNED_ACCEPT, TURNED_STEADY)
+        if at is None:
+            out.append(None)
         else:
-            # The network must read the pips' value where they put the face's centre, or a
-            # face that holds them: two readers that disagree leave the die uncertain,
-            # however sure either is.
-            centred = [k for k, (dx, dy, _) in enumerate(spot.pattern) if dx == 0 and dy == 0]
-            c, cv = (int(a) for a in np.unravel_index(int(np.argmax(p[centred])), (len(centred), p.shape[1])))
-            if cv + 1 == spot.hint and np.count_nonzero(p[centred, cv] >= spot.bar) >= spot.views:
-                i, v, sure = centred[c], cv, True
-            else:
-                sure = v + 1 in spot.fuller and p[i, v] >= ACCEPT
-        vx, vy, _ = views[start + i]
-        out.append(Die(v + 1, vx, vy, round(0.5 + 0.4 * float(p[i, v]), 3)) if sure else None)
+            i, v = at
+            vx, vy, _ = views[start + i]
+            out.append(Die(v + 1, vx, vy, min(round(0.5 + 0.4 * float(p[i, v]), 3), shown)))
         start += len(spot.pattern)
     return out
+
+
+def _read_at(spot: _Spot, p: np.ndarray, accept: float, steady: float) -> tuple[int, int] | None:
+    """(view, face index) of the value ``_surest_views`` reads for ``spot`` from its views'
+    face probabilities ``p``, at ``accept`` and ``steady``; None where it reads none."""
+    i, v = (int(a) for a in np.unravel_index(int(np.argmax(p)), p.shape))
+    if spot.hint is None:
+        sure = np.count_nonzero(p[:, v] >= accept) >= spot.views or (
+            spot.steady and np.count_nonzero(p[:, v] >= steady) >= STEADY_VIEWS)
+        return (i, v) if sure else None
+    # The network must read the pips' value where they put the face's centre, or a face
+    # that holds them: two readers that disagree leave the die uncertain, however sure
+    # either is.
+    centred = [k for k, (dx, dy, _) in enumerate(spot.pattern) if dx == 0 and dy == 0]
+    c, cv = (int(a) for a in np.unravel_index(int(np.argmax(p[centred])), (len(centred), p.shape[1])))
+    if cv + 1 == spot.hint and np.count_nonzero(p[centred, cv] >= spot.bar) >= spot.views:
+        return centred[c], cv
+    return (i, v) if v + 1 in spot.fuller and p[i, v] >= accept else None
