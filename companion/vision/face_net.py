@@ -263,9 +263,9 @@ STEADY_VIEWS = 3
 # pips that showed a value, 6,745 and 23 on all 250, and for every place, 6,811 and 36.
 # But turned, a rendered tray's slant was chosen otherwise and a near side read as a die;
 # at these bars, a lone rendered die seen at a slant had its near side asked about, and the
-# spots of other reasons read near sides as dice (5 of 60 rendered trays, where 1 is
-# allowed) and a dark keyboard's keys (7 in 10 frames): seen from overhead, as the dev
-# photos are, no die's sides show.
+# spots of other reasons read near sides as dice (5 of 120 rendered steep dice read wrong,
+# where 1 is allowed) and a dark keyboard's keys (7 in 10 frames): seen from overhead, as
+# the dev photos are, no die's sides show.
 TURNED_ACCEPT = 0.85
 TURNED_STEADY = 0.75
 TURNED_SHOWN = 0.75
