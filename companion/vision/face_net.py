@@ -472,10 +472,10 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     seen = [float(faces[e - len(spot.pattern):e].max()) for e, spot in zip(ends, spots)]
     # Values the pips rule out at a spot are not read there (``Uncertain.rules_out``).
     if any(u.rules_out for u in reading.uncertain):
-        faces, turned_faces = faces.copy(), turned_faces.copy()
+        ruled = np.zeros(faces.shape, bool)
         for e, spot, u in zip(ends, spots, reading.uncertain):
-            faces[e - len(spot.pattern):e, [v - 1 for v in u.rules_out]] = 0.0
-            turned_faces[e - len(spot.pattern):e, [v - 1 for v in u.rules_out]] = 0.0
+            ruled[e - len(spot.pattern):e, [v - 1 for v in u.rules_out]] = True
+        faces, turned_faces = (np.where(ruled, np.float32(0.0), f) for f in (faces, turned_faces))
     found = _surest_views(spots + wholes, views[n:], faces, turned_faces)
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
@@ -584,8 +584,7 @@ def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
     return [(s.x + dx * side, s.y + dy * side, k * side) for s in spots for dx, dy, k in s.pattern]
 
 
-def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned_faces: np.ndarray | None = None
-                  ) -> list[Die | None]:
+def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned_faces: np.ndarray) -> list[Die | None]:
     """For each spot, given its ``views`` and the network's face probabilities ``faces``
     for them (in order): the die it reads there, if it is sure (``ACCEPT``) of its surest
     value in ``spot.views`` of the views (or, for a ``steady`` spot, nearly sure of it in
@@ -599,7 +598,7 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned_faces: np
     for spot in spots:
         p = faces[start:start + len(spot.pattern)]
         shown, at = 1.0, _read_at(spot, p, ACCEPT, STEADY)
-        if at is None and spot.turned and turned_faces is not None:
+        if at is None and spot.turned:
             p = turned_faces[start:start + len(spot.pattern)]
             shown, at = TURNED_SHOWN, _read_at(spot, p, TURNED_ACCEPT, TURNED_STEADY)
         if at is None:
