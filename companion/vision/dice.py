@@ -169,6 +169,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
     if cal.tray is not None:
         img, offset = crop_to_tray(img, cal.tray)
     img = even_exposure(neutral_balance(img))
+    frame_shape = img.shape   # (the frame as the camera took it, at the working scale)
     die = None
     if cal.die_size:
         # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die; the
@@ -217,7 +218,11 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
             again = stretch_for(search.find(kernel))
             if again is not None and again[0] == 1.0:
                 stretch = measured = again
-    reading = _read_stretched(search, kernel, stretch, die, tray, fg)
+
+    def read_at(stretch: tuple[float, float] | None, look_at_blobs: bool = True) -> DiceReading:
+        return _read_stretched(search, kernel, stretch, die, tray, fg, frame_shape, look_at_blobs)
+
+    reading = read_at(stretch)
     if stretch is not None and stretch == measured and reading.dice and reading.die_sizes:
         # Steeper than about 45 degrees the near sides' pips make the frame look less
         # squashed than it is: if the faces read say so, read it again stretched as they say.
@@ -229,7 +234,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
         steeper = steeper_stretch(top_face_pips(search.find(kernel), tops, reading.die_side, stretch), stretch)
         if steeper is not None:
             stretch = steeper
-            reading = _read_stretched(search, kernel, stretch, die, tray, fg)
+            reading = read_at(stretch)
     guessed = False
     # The frame read at the guessed stretches steeper than it was, where a step below asks.
     steeper: list[tuple[float, DiceReading]] | None = None
@@ -238,8 +243,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
         nonlocal steeper
         if steeper is None:
             now = stretch[1] if stretch else 1.0
-            steeper = [(g, _read_stretched(search, kernel, (1.0, g), die, tray, fg, look_at_blobs=False))
-                       for g in GUESSED_STRETCHES if g > 1.15 * now]
+            steeper = [(g, read_at((1.0, g), look_at_blobs=False)) for g in GUESSED_STRETCHES if g > 1.15 * now]
         return steeper
 
     # A near side read where its top was not says the frame is steeper than it was read;
@@ -260,7 +264,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
         surer = _surer(reading, read_steeper())
         if surer is not None:
             stretch = (1.0, surer)
-            reading = _read_stretched(search, kernel, stretch, die, tray, fg)
+            reading = read_at(stretch)
     # Too few pips to tell the slant, and none read as from overhead: a few small dice seen
     # steeply show no square face unstretched. (No pip at all: nothing to read at any slant,
     # and an empty tray is not read four times.) All 250 dev photos as 640x480 frames 55
@@ -310,12 +314,13 @@ def _in_the_frame(reading: DiceReading, shape: tuple[int, ...]) -> DiceReading:
 
 
 def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float] | None,
-                    die: float | None, tray: np.ndarray, fg: np.ndarray, look_at_blobs: bool = True
-                    ) -> DiceReading:
+                    die: float | None, tray: np.ndarray, fg: np.ndarray, frame: tuple[int, ...],
+                    look_at_blobs: bool = True) -> DiceReading:
     """``read_dice`` past the slant: ``search``'s image stretched by ``stretch`` (None: as it
     is) and read, in the stretched image's pixels (``die``: the calibrated die side, if any;
-    ``tray`` and ``fg``: ``search``'s image's, as ``frame_colours`` finds them; ``look_at_blobs``:
-    whether the network looks for dice on the blobs nothing was reported on)."""
+    ``tray`` and ``fg``: ``search``'s image's, as ``frame_colours`` finds them; ``frame``: the
+    shape of the frame that image was flattened from, if it was; ``look_at_blobs``: whether the
+    network looks for dice on the blobs nothing was reported on)."""
     img = search.img
     # The tray without dice, the colour images and the foreground, shared by every step below.
     if stretch is not None:
@@ -331,7 +336,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         reading = _read_adapting(search, colours)
     # (the things off the tray, outlined once for every step below that looks at them)
     outlines = blob_outlines(colours.fg)
-    reading = flag_unread_shapes(img, reading or DiceReading(), outlines)
+    reading = flag_unread_shapes(img, reading or DiceReading(), outlines, frame)
     if die is not None and not reading.die_sizes:
         reading.die_sizes.append(die)
     if not reading.die_sizes:
@@ -340,7 +345,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         # size the network looks at, so that it still gets its say on them. Those the pips
         # found lie on are dice more likely than the rest (a rivet, a button).
         found = [(u.x, u.y) for u in reading.uncertain if u.reason != NO_PIPS_REASON]
-        reading.die_sizes += outline_sides(outlines, img.shape, found)
+        reading.die_sizes += outline_sides(outlines, frame, found)
     blobs = unreported_blobs(colours.fg, outlines, reading, stretch, search.strongest()) if look_at_blobs else []
     # (before the network reads any of them)
     pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
