@@ -112,3 +112,39 @@ def test_a_barrel_lens_view_moves_each_label_with_what_it_labels():
     far = [(bw, plain_width[v]) for v, x, y, bw, _ in kept
            if math.dist((x, y), (320, 240)) > 200 and v in plain_width]
     assert len(far) >= 4 and all(bw < 0.98 * pw for bw, pw in far)
+
+
+def test_a_die_the_frames_edge_may_cut_is_set_apart_and_counts_only_if_read_wrong():
+    # The accuracy benchmark's slanted view (``--tilt``) keeps only the labels wholly inside
+    # the frame. A die whose box runs past the frame's edge, its centre inside, was dropped,
+    # and reading it, even right, counted as reading a die where there is none. Such labels
+    # are now set apart (``cut_off``): read right, a die there is ``edge``, neither right nor
+    # wrong; read otherwise, a wrong value; asked about, no spot where no die lies. A label
+    # whose centre is outside the frame is in neither list.
+    import importlib.util
+    import os
+
+    from companion.vision.types import DiceReading, Die, Uncertain
+
+    photo = np.zeros((1000, 1000, 3), np.uint8)
+    labels = [(v, float(x), float(y), 60.0, 60.0) for v, (x, y) in
+              enumerate([(500, 500), (20, 500), (980, 500), (-100, 500)], start=1)]
+    cut_off: list = []
+    _, kept = perspective(photo, labels, "640x480", 40.0, focal_length(60.0), cut_off=cut_off)
+    assert [lab[0] for lab in kept] == [1]
+    assert sorted(lab[0] for lab in cut_off) == [2, 3]
+    assert all(0 <= x < 640 and 0 <= y < 480 for _, x, y, _, _ in cut_off)
+    assert any(x - bw / 2 < 0 or x + bw / 2 >= 640 for _, x, _, bw, _ in cut_off)
+
+    path = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "vision_accuracy.py")
+    spec = importlib.util.spec_from_file_location("vision_accuracy", path)
+    accuracy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(accuracy)
+    (_, x1, y1, _, _), = kept
+    at = {v: (x, y) for v, x, y, _, _ in cut_off}
+    reading = DiceReading([Die(1, x1, y1, 0.9), Die(2, *at[2], 0.9), Die(5, *at[3], 0.9)])
+    res = accuracy.score_image(reading, kept, cut_off)
+    assert (res["correct"], res["edge"], res["wrong"], res["phantom"]) == (1, 1, 1, 0)
+    assert accuracy.score_image(reading, kept)["phantom"] == 2   # (as it was scored before)
+    asked = DiceReading([Die(1, x1, y1, 0.9)], [Uncertain(*at[2], "cut by the frame's edge")])
+    assert accuracy.score_image(asked, kept, cut_off)["stray"] == 0

@@ -73,7 +73,7 @@ CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRIT
 def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
              tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0,
              cast: tuple[float, float, float] | None = None, roll: float = 0.0, field_of_view: float | None = None,
-             far: float = 1.0, barrel: float = 0.0):
+             far: float = 1.0, barrel: float = 0.0, cut_off: list | None = None):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
     with ``tilt``, seen in perspective by a camera that many degrees from overhead:
@@ -94,14 +94,15 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     times as far away takes it, at as many pixels: the tray in the middle, as wide as
     before, the rest of the picture the tray's colour (``far`` times as wide, the photo of a
     table a phone takes from further off). ``barrel``: with ``tilt`` or ``roll``, the
-    camera's lens's barrel distortion (``perspective``), in the same warp."""
+    camera's lens's barrel distortion (``perspective``), in the same warp. ``cut_off``: a list
+    that gets the labels of the dice the frame's edge may cut (``perspective``'s)."""
     if barrel and not (frame and (tilt or roll)):
         raise ValueError("barrel distortion is a camera's: it needs frame and tilt or roll")
     if far > 1.0:
         img, labels = _from_further(img, labels, far)
     if frame and (tilt or roll):
         distance = 1.5 if field_of_view is None else focal_length(field_of_view)
-        img, labels = perspective(img, labels, frame, tilt, distance, roll=roll, barrel=barrel)
+        img, labels = perspective(img, labels, frame, tilt, distance, roll=roll, barrel=barrel, cut_off=cut_off)
         frame = None
     sx = sy = 1.0
     if size:
@@ -113,6 +114,8 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
         img = cv2.resize(img, (round(img.shape[1] * sx), round(img.shape[0] * sy)),
                          interpolation=cv2.INTER_AREA)
         labels = [(v, x * sx, y * sy, bw * sx, bh * sy) for v, x, y, bw, bh in labels]
+        if cut_off:
+            cut_off[:] = [(v, x * sx, y * sy, bw * sx, bh * sy) for v, x, y, bw, bh in cut_off]
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur)
     if exposure != 1.0:
@@ -165,7 +168,7 @@ def _from_further(img, labels, far: float):
 
 
 def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5, roll: float = 0.0,
-                barrel: float = 0.0):
+                barrel: float = 0.0, cut_off: list | None = None):
     """The photo (taken from overhead) as a ``frame`` ("WxH") seen by a camera ``tilt``
     degrees from overhead, ``distance`` photo-widths from its centre, with the photo's centre
     row across the frame's width, and turned ``roll`` degrees about its own axis (the view
@@ -174,7 +177,10 @@ def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5, rol
     half-diagonal out, 1 + 3k times smaller along the radius and 1 + k times across it;
     each pixel's view, r half-diagonals out, is that r (1 + k r^2) out without it; a cheap
     webcam's lens, k about 0.05 to 0.15); and the labels that stay wholly inside the frame (box
-    corners mapped, the box around them kept)."""
+    corners mapped, the box around them kept). ``cut_off``: a list that gets the labels
+    whose centre is inside the frame but whose box is not wholly: the frame's edge may cut
+    the die, or only the box's corners (a label's box is square to the photo, and wider
+    than a turned die's face)."""
     fw, fh = (int(v) for v in frame.lower().split("x"))
     # Area-average the photo down to a little over the frame's scale first: the warp below
     # interpolates linearly, which would alias pips shrunk by more than about two.
@@ -221,6 +227,9 @@ def perspective(img, labels, frame: str, tilt: float, distance: float = 1.5, rol
         if barrel:
             q = np.float32([_barrel_seen(float(x), float(y), fw, fh, barrel) for x, y in q])
         xs, ys = q[1:, 0], q[1:, 1]
+        label = (v, float(q[0, 0]), float(q[0, 1]), float(xs.max() - xs.min()), float(ys.max() - ys.min()))
         if xs.min() >= 0 and ys.min() >= 0 and xs.max() < fw and ys.max() < fh:
-            kept.append((v, float(q[0, 0]), float(q[0, 1]), float(xs.max() - xs.min()), float(ys.max() - ys.min())))
+            kept.append(label)
+        elif cut_off is not None and 0 <= label[1] < fw and 0 <= label[2] < fh:
+            cut_off.append(label)
     return out, kept
