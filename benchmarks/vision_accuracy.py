@@ -65,8 +65,7 @@ def score_image(reading, labels, cut_off=()) -> dict:
     not scored as the others are (their face may not all show): a die read in the box of
     one is ``edge`` where its value is that die's, and a wrong value where it is not; an
     uncertain spot there is not stray."""
-    res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "edge": 0,
-           "pairs": [],
+    res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "edge": 0, "pairs": [],
            "outcomes": ["missed"] * len(labels)}   # (each label's: correct, wrong, uncertain or missed)
     claimed = set()
     cut_claimed = set()

@@ -319,8 +319,9 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     """``read_dice`` past the slant: ``search``'s image stretched by ``stretch`` (None: as it
     is) and read, in the stretched image's pixels (``die``: the calibrated die side, if any;
     ``tray`` and ``fg``: ``search``'s image's, as ``frame_colours`` finds them; ``frame``: the
-    shape of the frame that image was flattened from, if it was; ``look_at_blobs``: whether the
-    network looks for dice on the blobs nothing was reported on)."""
+    frame's shape as the camera took it, at the working scale, of which that image may be a
+    flattened picture; ``look_at_blobs``: whether the network looks for dice on the blobs
+    nothing was reported on)."""
     img = search.img
     # The tray without dice, the colour images and the foreground, shared by every step below.
     if stretch is not None:

@@ -284,9 +284,9 @@ def _unsized_bounds(frame: tuple[int, ...]) -> tuple[float, float]:
     no larger there: a die at its centre is the size it is in the frame, ``perspective``.
     Bounds from that larger picture left small far dice out: all 250 dev photos as 640x480
     frames 55 degrees from overhead through a 53-degree webcam, JPEG 80, three looks: 46 ->
-    39 dice reported nowhere, 1,624 -> 1,626 read right, 16 -> 17 wrong, the one more shown
-    at 0.15; 40 degrees, squeezed into 4:3 and as phone photos, as before; the three sets of
-    rendered trays, 5,629 -> 5,632 right, as many wrong.)"""
+    39 dice reported nowhere, 1,624 -> 1,626 read right, 13 -> 14 wrong values, the one more
+    shown at 0.15; 40 degrees, squeezed into 4:3 and as phone photos, as before; the three
+    sets of rendered trays, 5,629 -> 5,632 right, as many wrong.)"""
     return min(frame[:2]) / 30, min(frame[:2]) / 5
 
 
