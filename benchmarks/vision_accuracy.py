@@ -114,7 +114,7 @@ def score_image(reading, labels, cut_off=()) -> dict:
     for k, lab in enumerate(labels):
         if k not in claimed:
             res["pairs"].append((lab[0], None))
-    res["whole"] = res["correct"] == len(labels) and not res["phantom"] and not reading.uncertain
+    res["whole"] = res["correct"] == len(labels) and not (res["wrong"] or res["phantom"] or reading.uncertain)
     return res
 
 

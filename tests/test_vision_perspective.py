@@ -145,6 +145,7 @@ def test_a_die_the_frames_edge_may_cut_is_set_apart_and_counts_only_if_read_wron
     reading = DiceReading([Die(1, x1, y1, 0.9), Die(2, *at[2], 0.9), Die(5, *at[3], 0.9)])
     res = accuracy.score_image(reading, kept, cut_off)
     assert (res["correct"], res["edge"], res["wrong"], res["phantom"]) == (1, 1, 1, 0)
+    assert not res["whole"]   # (a die read wrong, though every labelled one was read right)
     assert accuracy.score_image(reading, kept)["phantom"] == 2   # (as it was scored before)
     asked = DiceReading([Die(1, x1, y1, 0.9)], [Uncertain(*at[2], "cut by the frame's edge")])
     assert accuracy.score_image(asked, kept, cut_off)["stray"] == 0
