@@ -376,7 +376,7 @@ class _Turning:
     def __init__(self, upright, turned):
         self.p = {False: upright, True: turned}
 
-    def crop_probabilities(self, img, views, turned=False):
+    def crop_probabilities(self, img, views, turned=False, upright=None):
         row = np.full(7, (1.0 - self.p[turned]) / 6, np.float32)
         row[4] = self.p[turned]
         return np.tile(row, (len(views), 1))
@@ -437,6 +437,9 @@ def test_a_face_the_network_reads_only_one_way_up_is_far_less_sure_in_four_turns
     assert upright[0, 4] > 0.95 and turned[0, 4] < 0.5
     assert np.allclose(turned.sum(axis=1), 1.0)
     assert abs(turned[1, 4] - upright[1, 4]) < 1e-5
+    # Given the views' reading as they are, only the three other turns are read, to the same end.
+    again = net.crop_probabilities(img, [(60, 60, 18.0), (100, 100, 18.0)], turned=True, upright=upright)
+    assert len(net.net.blob) == 3 * 2 and np.allclose(again, turned, atol=1e-6)
 
 
 @pytest.mark.parametrize("rules_out, sure_sizes, read", [

@@ -171,26 +171,32 @@ class FaceNet:
         ``img``, whose dice are ``side`` px wide."""
         return self.crop_probabilities(img, [(x, y, side) for x, y in spots])
 
-    def crop_probabilities(self, img: np.ndarray, views, turned: bool = False) -> np.ndarray:
+    def crop_probabilities(self, img: np.ndarray, views, turned: bool = False,
+                           upright: np.ndarray | None = None) -> np.ndarray:
         """N x 7 probabilities for the views [(x, y, die side)] of ``img``, in one batch.
         ``turned``: each view is also read in its three other quarter turns, and its
         probabilities are the four readings' geometric mean, normalised. A face's pips lie
         alike turned a quarter; a glint's, the marbling's or a logo's look changes, and the
-        network, sure of a face in one turn and not in another, is the less sure for it."""
+        network, sure of a face in one turn and not in another, is the less sure for it.
+        ``upright``: with ``turned``, the views' probabilities as they are, read already:
+        only the three other turns are read."""
         if not len(views):
             return np.zeros((0, 7), np.float32)
         crops = np.stack([face_crop(img, x, y, CROP_FACTOR * side) for x, y, side in views])
+        turns = range(4) if upright is None else range(1, 4)
         if turned:
-            crops = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(4)])
+            crops = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
         with self.lock:
             self.net.setInput(normalise(crops))
             logits = self.net.forward().astype(np.float64)
-        z = logits - logits.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        if not turned:
-            return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
-        # (the four turns' mean log-probability, renormalised: their geometric mean)
-        logp = (z - np.log(e.sum(axis=1, keepdims=True))).reshape(4, len(views), -1).mean(axis=0)
+        logp = logits - logits.max(axis=1, keepdims=True)
+        logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
+        if turned:
+            logp = logp.reshape(len(turns), len(views), -1)
+            if upright is not None:
+                logp = np.concatenate([np.log(np.maximum(upright, 1e-30))[None], logp])
+            # (the turns' mean log-probability, renormalised below: their geometric mean)
+            logp = logp.mean(axis=0)
         e = np.exp(logp - logp.max(axis=1, keepdims=True))
         return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
@@ -430,7 +436,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     turned_probs = probs
     if any(turns):
         asked = list(dict.fromkeys(v for v, t in zip(views, turns) if t))
-        seen_turned = dict(zip(asked, net.crop_probabilities(img, asked, turned=True)))
+        upright = np.array([screened[v] for v in asked], np.float32)
+        seen_turned = dict(zip(asked, net.crop_probabilities(img, asked, turned=True, upright=upright)))
         turned_probs = np.array([seen_turned[v] if t else row for v, t, row in zip(views, turns, probs)],
                                 np.float32)
     n = len(reading.dice)
