@@ -9,6 +9,7 @@ import math
 import os
 
 import pytest
+from vision_scenes import accuracy_benchmark
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 DEV = os.path.join(ROOT, "..", "shared", "datasets", "dice-real-dev")
@@ -34,22 +35,12 @@ def _far_camera():
 STEEP_WEBCAM = dict(frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
 
 
-def _accuracy_module():
-    """The scoring of benchmarks/vision_accuracy.py (one definition of right and wrong)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "vision_accuracy", os.path.join(ROOT, "benchmarks", "vision_accuracy.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def _photo(name: str, **frame):
     """Dev photo ``name`` and its labels, as ``vision_accuracy.as_frame(**frame)`` makes them
     (as it is, without ``frame``)."""
     import cv2
 
-    acc = _accuracy_module()
+    acc = accuracy_benchmark()
     path = os.path.join(DEV, name)
     img = cv2.imread(path)
     labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
@@ -63,7 +54,7 @@ def _assert_read(img, labels, faces=(), calibration=None):
     from companion.vision.dice import read_dice
 
     reading = read_dice(img, calibration)
-    res = _accuracy_module().score_image(reading, labels)
+    res = accuracy_benchmark().score_image(reading, labels)
     assert res["wrong"] == res["phantom"] == 0
     for value, fx, fy in faces:
         box = _label_box(labels, value, fx, fy)
@@ -102,7 +93,7 @@ def _subset_rates(reduce: int, **frame) -> tuple[float, float]:
 
     from companion.vision.dice import read_dice
 
-    acc = _accuracy_module()
+    acc = accuracy_benchmark()
     flag = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4}[reduce]  # fast to decode
     tot = {"correct": 0, "wrong": 0, "phantom": 0}
     n = 0
@@ -201,7 +192,7 @@ def test_far_dice_seen_by_a_camera_near_the_tray_are_read_by_its_field_of_view_g
 
     from companion.vision.calibration import Calibration
 
-    acc = _accuracy_module()
+    acc = accuracy_benchmark()
     path = os.path.join(DEV, "IMG_20191208_111548.jpg")
     img = cv2.imread(path, cv2.IMREAD_REDUCED_COLOR_4)
     labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
@@ -239,7 +230,7 @@ def test_a_webcam_frame_with_a_colour_cast_reads_as_one_without():
     webcam = dict(frame="640x480", jpeg=80, tilt=40.0, field_of_view=60.0)
     img, labels = _photo("IMG_20191208_112455.jpg", **webcam)
     tinted, _ = _photo("IMG_20191208_112455.jpg", cast=(1.15, 1.0, 0.85), **webcam)
-    score = _accuracy_module().score_image
+    score = accuracy_benchmark().score_image
     assert score(read_dice(tinted), labels)["outcomes"] == score(read_dice(img), labels)["outcomes"] \
         == ["correct"] * len(labels)
 
@@ -355,7 +346,7 @@ def test_white_ones_on_the_pale_tray_are_read(frame):
     from companion.vision.dice import read_dice
 
     img, labels = _photo("IMG_20191208_112305.jpg", **frame)
-    res = _accuracy_module().score_image(read_dice(img), labels)
+    res = accuracy_benchmark().score_image(read_dice(img), labels)
     assert (res["correct"], res["wrong"], res["phantom"]) == (len(labels), 0, 0)
 
 
@@ -435,7 +426,7 @@ def test_small_dice_seen_steeply_whose_pips_cannot_tell_the_slant_are_read_at_a_
     # Looked at again as `companion dice read` does, each look guesses for itself.
     still = read_still(img)
     assert len(still.dice) >= 3 and all(d.confidence < 0.8 for d in still.dice)
-    assert _accuracy_module().score_image(still, labels)["wrong"] == 0
+    assert accuracy_benchmark().score_image(still, labels)["wrong"] == 0
 
 
 def test_small_dice_seen_steeply_whose_slant_only_an_enlarged_look_measures_are_read():
@@ -450,7 +441,7 @@ def test_small_dice_seen_steeply_whose_slant_only_an_enlarged_look_measures_are_
     img, labels = _photo("IMG_20191209_095647.jpg", **STEEP_WEBCAM)
     first = read_dice(img)
     assert first.stretch is None and not first.dice
-    score = _accuracy_module().score_image(read_still(img), labels)
+    score = accuracy_benchmark().score_image(read_still(img), labels)
     assert score["correct"] == len(labels) == 5 and score["wrong"] == score["phantom"] == 0
 
 
@@ -466,7 +457,7 @@ def test_the_settle_detector_looks_at_small_dice_enlarged_as_a_photo_is_looked_a
     det.arm()
     reports = [r for k, f in enumerate([_hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15))]
     assert len(reports) == 1
-    assert _accuracy_module().score_image(reports[0], labels)["whole"]
+    assert accuracy_benchmark().score_image(reports[0], labels)["whole"]
 
 
 @pytest.mark.parametrize("name, frame, one", [
@@ -539,7 +530,7 @@ def test_the_print_on_the_trays_rim_is_not_asked_about_as_dice(name):
     # such marks either, nothing die-like is there; every die on the tray is still read.
     img, labels = _photo(name, size=1000)
     reading = _assert_read(img, labels)
-    res = _accuracy_module().score_image(reading, labels)
+    res = accuracy_benchmark().score_image(reading, labels)
     assert res["correct"] == len(labels)
     assert res["stray"] == 0
 
@@ -632,7 +623,7 @@ def test_pips_showing_no_face_on_a_body_not_die_shaped_are_not_taken_for_the_die
 
     img, labels = _photo("IMG_20191208_111730.jpg", frame="640x480", jpeg=80, tilt=55.0)
     reading = read_dice(img)
-    assert _accuracy_module().score_image(reading, labels)["wrong"] == 0
+    assert accuracy_benchmark().score_image(reading, labels)["wrong"] == 0
     box = _label_box(labels, 3, 386, 197)
     x, y, w, h = box
     assert any(abs(u.x - x) < w / 2 and abs(u.y - y) < h / 2 for u in reading.uncertain) \
@@ -761,7 +752,7 @@ def test_a_calibrated_logo_face_is_not_read_where_pips_were_missed(name):
     from companion.vision.dice import read_dice
 
     img, labels = _photo(name, frame="640x480", jpeg=80)
-    res = _accuracy_module().score_image(read_dice(img, Calibration(logo_value=6)), labels)
+    res = accuracy_benchmark().score_image(read_dice(img, Calibration(logo_value=6)), labels)
     assert res["wrong"] == res["phantom"] == 0
 
 
@@ -821,7 +812,7 @@ def test_a_still_tray_through_a_webcams_noise_is_read_once_as_soon_as_it_is_stil
     from companion.vision.pooling import MORE_LOOKS
     from companion.vision.settle import SettleDetector
 
-    score = _accuracy_module().score_image
+    score = accuracy_benchmark().score_image
     for name in ("IMG_20191208_112404.jpg", "IMG_20191209_095910.jpg"):
         stills, labels = _still_frames(name, range(12))
         det = SettleDetector()
@@ -872,7 +863,7 @@ def test_small_dice_in_a_steep_webcam_frame_are_read_by_a_look_at_it_enlarged():
     box = _label_box(labels, 5, 211, 260)
     assert not _read_in(read_dice(img).dice, 5, *box)
     still = read_still(img)
-    assert _accuracy_module().score_image(still, labels)["whole"]
+    assert accuracy_benchmark().score_image(still, labels)["whole"]
     assert _read_in([d for d in still.dice if d.confidence >= 0.8], 5, *box)
 
 
@@ -885,7 +876,7 @@ def test_dice_one_behind_the_other_in_a_steep_webcam_frame_are_read_as_two():
     from companion.vision.pooling import read_still
 
     img, labels = _photo("IMG_20191209_095745.jpg", **STEEP_WEBCAM)
-    assert _accuracy_module().score_image(read_still(img), labels)["whole"]
+    assert accuracy_benchmark().score_image(read_still(img), labels)["whole"]
 
 
 def test_a_die_just_behind_one_read_in_a_steep_webcam_frame_is_asked_about_not_missed():
@@ -896,7 +887,7 @@ def test_a_die_just_behind_one_read_in_a_steep_webcam_frame_is_asked_about_not_m
     from companion.vision.pooling import read_still
 
     img, labels = _photo("IMG_20191208_111446.jpg", **STEEP_WEBCAM)
-    res = _accuracy_module().score_image(read_still(img), labels)
+    res = accuracy_benchmark().score_image(read_still(img), labels)
     assert "missed" not in res["outcomes"] and res["wrong"] == res["phantom"] == 0
 
 
@@ -914,7 +905,7 @@ def test_small_far_dice_in_a_steep_webcam_frame_are_looked_at_though_no_face_was
 
     img, labels = _photo("IMG_20191208_112431.jpg", **STEEP_WEBCAM)
     reading = read_dice(img)
-    res = _accuracy_module().score_image(reading, labels)
+    res = accuracy_benchmark().score_image(reading, labels)
     assert res["wrong"] == res["phantom"] == 0
     assert _read_in(reading.dice, 4, *_label_box(labels, 4, 296, 152))
     for value, x, y in [(1, 187, 153), (4, 174, 172)]:
@@ -936,7 +927,7 @@ def test_a_die_cut_off_by_a_steep_frames_edge_is_asked_about_once_on_the_edge(na
     reading = read_still(img)
     h, w = img.shape[:2]
     assert all(0 <= t.x <= w and 0 <= t.y <= h for t in [*reading.dice, *reading.uncertain])
-    res = _accuracy_module().score_image(reading, labels)
+    res = accuracy_benchmark().score_image(reading, labels)
     assert res["wrong"] == res["phantom"] == 0
     assert len([u for u in reading.uncertain if u.x < 1]) == 1
 
@@ -952,7 +943,7 @@ def test_small_dice_in_a_big_photo_are_read_by_a_look_at_more_of_its_own_pixels(
 
     img, labels = _photo("IMG_20191208_112905.jpg", size=4000, jpeg=90, far=2.0)
     assert not read_dice(img).dice
-    assert _accuracy_module().score_image(read_still(img), labels)["whole"]
+    assert accuracy_benchmark().score_image(read_still(img), labels)["whole"]
 
 
 def test_a_die_size_calibrated_without_a_frame_size_is_the_photos_own():
@@ -970,7 +961,7 @@ def test_a_die_size_calibrated_without_a_frame_size_is_the_photos_own():
     img, labels = _photo("IMG_20191208_112905.jpg", size=4000, jpeg=90, far=2.0)
     told, sized = (read_still(img, Calibration(die_size=80.0, frame_size=size))
                    for size in (None, [4000, 4000]))
-    res = _accuracy_module().score_image(told, labels)
+    res = accuracy_benchmark().score_image(told, labels)
     assert res["correct"] == len(labels) and res["wrong"] == res["phantom"] == 0
     assert [(d.value, round(d.x), round(d.y)) for d in told.dice] == \
         [(d.value, round(d.x), round(d.y)) for d in sized.dice]
@@ -990,7 +981,7 @@ def test_dice_read_looks_at_a_photo_as_at_a_still_tray(tmp_path, capsys):
     from companion.vision.dice import read_dice
     from companion.vision.types import DiceReading, Die, Uncertain
 
-    score = _accuracy_module().score_image
+    score = accuracy_benchmark().score_image
     for name, (value, fx, fy) in (("IMG_20191209_095910.jpg", (3, 507, 336)),
                                   ("IMG_20191208_111816.jpg", (3, 120, 151))):
         img, labels = _photo(name, frame="640x480", tilt=40, jpeg=80)

@@ -8,6 +8,7 @@ import pytest
 
 from companion.vision.perspective import ASSUMED_FIELD_OF_VIEW, flattening, focal_length, mapped, unflattening
 from companion.vision.photo_views import perspective
+from vision_scenes import accuracy_benchmark
 
 
 def _crosses_seen(tilt: float, field_of_view: float):
@@ -121,9 +122,6 @@ def test_a_die_the_frames_edge_may_cut_is_set_apart_and_counts_only_if_read_wron
     # are now set apart (``cut_off``): read right, a die there is ``edge``, neither right nor
     # wrong; read otherwise, a wrong value; asked about, no spot where no die lies. A label
     # whose centre is outside the frame is in neither list.
-    import importlib.util
-    import os
-
     from companion.vision.types import DiceReading, Die, Uncertain
 
     photo = np.zeros((1000, 1000, 3), np.uint8)
@@ -136,10 +134,7 @@ def test_a_die_the_frames_edge_may_cut_is_set_apart_and_counts_only_if_read_wron
     assert all(0 <= x < 640 and 0 <= y < 480 for _, x, y, _, _ in cut_off)
     assert any(x - bw / 2 < 0 or x + bw / 2 >= 640 for _, x, _, bw, _ in cut_off)
 
-    path = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "vision_accuracy.py")
-    spec = importlib.util.spec_from_file_location("vision_accuracy", path)
-    accuracy = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(accuracy)
+    accuracy = accuracy_benchmark()
     (_, x1, y1, _, _), = kept
     at = {v: (x, y) for v, x, y, _, _ in cut_off}
     reading = DiceReading([Die(1, x1, y1, 0.9), Die(2, *at[2], 0.9), Die(5, *at[3], 0.9)])

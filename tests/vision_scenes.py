@@ -1,13 +1,28 @@
-"""Shared by the vision reader tests: scoring a reading against a rendered tray's truth,
-and the frames those tests read (a webcam's JPEG, a slanted camera's squash, a tray rim)."""
+"""Shared by the vision reader tests: scoring a reading against a rendered tray's truth (or
+a dev photo's labels, as the accuracy benchmark scores it), and the frames those tests read
+(a webcam's JPEG, a slanted camera's squash, a tray rim)."""
 
+import functools
+import importlib.util
 import math
+import os
 
 import cv2
 
 from companion.vision.calibration import Calibration
 from companion.vision.photo_views import as_frame
 from companion.vision.render import render_scene
+
+
+@functools.cache
+def accuracy_benchmark():
+    """benchmarks/vision_accuracy.py as a module, loaded once: its scoring (``score_image``)
+    is the one definition of right and wrong for the dev photos."""
+    path = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "vision_accuracy.py")
+    spec = importlib.util.spec_from_file_location("vision_accuracy", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def score(reading, truth, tol=20):
