@@ -11,7 +11,9 @@ steeply, the frame is first redrawn as a camera far away at that slant would see
 far dice as large and as flat as its near ones, by the camera's field of view calibrated
 or a cautious one assumed: ``perspective``); one whose pips are too few to tell, and
 which reads no die as it is, is read at a few likely slants instead, and the one that
-reads the most dice kept, its dice shown as less sure.
+reads the most dice kept, its dice shown as less sure. One whose pips show no slant and
+which reads something unsure is read again as if told each of those slants, and kept as it
+was unless one reads surer (pips a few pixels across show little of their squash).
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
 first pass found; the two are merged die by die, and disagreement makes a die uncertain.
 (A face of two pips or more that the second pass finds again, the same pips where the
@@ -105,7 +107,8 @@ from .outlines import (cut_by_the_edge, flag_unread_shapes, keys_among_squares, 
 from .perspective import flattened, flattening, unflattening
 from .pips import PipSearch
 from .reasons import (BODILESS_REASONS, EDGE_REASON, LOGO_REASON, NO_PIPS_REASON, NOT_DIE_SHAPED_REASON,
-                      OUTLINE_REASONS, ROUND_BODY_REASON, SHAPELESS_REASONS, TWO_PASSES_REASON, UNSTEADY_REASONS)
+                      OUTLINE_REASONS, OVERHEAD_ONLY_REASON, ROUND_BODY_REASON, SHAPELESS_REASONS, TWO_PASSES_REASON,
+                      UNSTEADY_REASONS)
 from .segment import (WORK_SIDE, background, blob_outlines, colour_space, crop_to_tray, edge_softness,
                       even_exposure, foreground_mask, neutral_balance, sharpened, working_image)
 from .slant import (GUESSED_STRETCHES, UNDER_TOP_REASON, known_or_measured, measurable, possible_sides, side_drop,
@@ -143,11 +146,14 @@ GUESSED_CONFIDENCE = 0.75
 # 1,621 read right and 9 -> 14 wrong (three of the five under 0.3, which the players are
 # asked to confirm; a marbled 5 with red pips read as a 6 at 0.87; a die cut off by the
 # frame's corner read as a 6); 60 degrees at 40, 1,672 -> 1,673, 7 wrong; squeezed into
-# 4:3, 1,722 -> 1,720, 5 -> 7 wrong. Frames not measured squashed are left alone: tried on
-# them too, a few overhead phone photos were read steeper and lost 15 dice.
+# 4:3, 1,722 -> 1,720, 5 -> 7 wrong. (Frames not measured squashed, stretched steeper so,
+# lost 15 dice on a few overhead phone photos: see ``_read_as_if_told`` for what they get.)
 SURE = 0.8
 UNSURE_COST = 0.5
 SURER_BY = 1.5
+# A place a reading reports is kept by another where that reports something within this
+# share of a die's side of it (``_with_every_place``): a die touching it is a side away.
+KEEP_REACH = 0.5
 # A frame with no slant known, with at least this many spots of pips on a body not shaped
 # like a die per die read, may be steeper than measured (``_read_squashed_faces``). (Fewer
 # cost the reads for nothing: rendered 7 dice seen from 40 degrees, worst 105 -> 234 ms a
@@ -259,8 +265,7 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
             if found is not None:
                 (stretch, reading), guessed = found, True
     # A frame measured squashed and read unsure of something may be steeper still (``SURE``).
-    if cal.stretch is None and not guessed and stretch is not None and stretch[1] > stretch[0] and (
-            reading.uncertain or any(d.confidence < SURE for d in reading.dice)):
+    if cal.stretch is None and not guessed and stretch is not None and stretch[1] > stretch[0] and _unsure(reading):
         surer = _surer(reading, read_steeper())
         if surer is not None:
             stretch = (1.0, surer)
@@ -286,7 +291,76 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
         reading = reading.remapped(unflattening(flat[0]))
     reading = _in_the_frame(reading.moved(1.0 / scale, offset, pre=True), frame.shape)
     reading.stretch, reading.stretch_guessed, reading.sharpened = stretch, guessed, sharpen
+    # Pips that show no slant, read unsure of something, may have hidden one.
+    if cal.stretch is None and stretch is None and _unsure(reading):
+        reading = _read_as_if_told(frame, cal, work_side, sharpen, reading)
     return reading
+
+
+def _unsure(reading: DiceReading) -> bool:
+    """Whether ``reading`` asks about a place, or shows a die under ``SURE``."""
+    return bool(reading.uncertain) or any(d.confidence < SURE for d in reading.dice)
+
+
+def _read_as_if_told(frame: np.ndarray, cal: Calibration, work_side: int, sharpen: bool,
+                     reading: DiceReading) -> DiceReading:
+    """``reading``, of ``frame`` read with ``cal`` (which says no slant), at ``work_side``
+    and ``sharpen``, its pips showing no slant and something in it unsure; or ``frame``
+    read as if ``cal`` said each of the ``GUESSED_STRETCHES``, where one reads surer by
+    ``SURER_BY`` (``_surer``; the surest of them).
+
+    Pips four or five pixels across, blurred by a webcam's lens and its JPEG, show little of
+    their squash: dev photo 095854, dark marbled dice with red pips, through a 60-degree
+    webcam 40 degrees from overhead, measures 0.93 across where 0.77 is true along y. Read
+    as from overhead, its five far dice, 20 px wide and squashed, were no die-shaped
+    bodies, and went unreported: only the two near dice were read. Told a slant, the frame
+    is stretched back and, seen steeply, flattened (its far dice made as large as its near
+    ones: ``perspective``), which reading the same picture steeper (``_surer``'s reads)
+    does not do. Such a read is no guess: the looks after it are told its slant
+    (``pooling``), as after a slant measured.
+
+    Rendered trays of 2-7 dice 40 and 55 degrees from overhead through a 60-degree webcam
+    (``benchmarks/vision_renders.py``, three sets of 240): read right 5,632 -> 5,758 of
+    6,048, wrong values 47 -> 39, dice read where none lies 26 -> 18, places asked about
+    where no die lies 555 -> 493. All 250 dev photos as 640x480 frames, JPEG 80, three
+    looks: through a 60-degree webcam at 40 degrees 1,688 -> 1,697 right and 18 -> 13
+    missed, squeezed into 4:3 1,729 -> 1,731 (some of the photos are themselves slanted),
+    wrong the same; through a 53-degree webcam at 40 and 55 degrees, and the phone photos
+    as they are, as before. (Without ``_with_every_place``, 5,789 rendered dice read right,
+    but blurred dice asked about on an open tray were dropped, and two dice beside a keypad
+    lost: the tests.) The cost: three reads more where it is tried (a third of the phone
+    photos, two or three in a hundred looks at the dev webcam frames): a phone photo is
+    read in 233 -> 442 ms (the 50 held out, three looks); ``bench_vision``'s real webcam
+    frames as fast as before at the median, their worst 600 -> 690 ms, and its two dice
+    beside a pencil and an eraser at 40 degrees 55 -> 77 ms. (Tried first as ``_surer``'s
+    reads, the same picture stretched steeper: 095854 read no more, its far dice still
+    small.)"""
+    tried = [(g, read_dice(frame, cal.merged(Calibration(stretch=[1.0, g])), work_side, sharpen))
+             for g in GUESSED_STRETCHES]
+    tried = [(g, _with_every_place(r, reading)) for g, r in tried]
+    surer = _surer(reading, tried)
+    return reading if surer is None else dict(tried)[surer]
+
+
+def _with_every_place(other: DiceReading, reading: DiceReading) -> DiceReading:
+    """``other``, another reading of the frame ``reading`` is of, asking too about each place
+    ``reading`` reports where ``other`` reports nothing (no die, no place asked about,
+    within ``KEEP_REACH`` of a die's side, measured as ``other`` was read: stretched back
+    from its slant, where dice touching are a side apart): a die, or a place asked about,
+    is not dropped for a reading that sees less, and such a reading is no surer for asking
+    less (``_surer`` counts each place asked about against it). A die so dropped is asked
+    about (``OVERHEAD_ONLY_REASON``)."""
+    side = other.die_side or reading.die_side
+    fx, fy = other.stretch or (1.0, 1.0)
+    theirs = [*other.dice, *other.uncertain]
+
+    def kept(x: float, y: float) -> bool:
+        return side is not None and any(math.hypot((x - q.x) * fx, (y - q.y) * fy) < KEEP_REACH * side
+                                        for q in theirs)
+
+    lost = [u for u in reading.uncertain if not kept(u.x, u.y)]
+    lost += [Uncertain(d.x, d.y, OVERHEAD_ONLY_REASON.format(d.value)) for d in reading.dice if not kept(d.x, d.y)]
+    return replace(other, uncertain=other.uncertain + lost) if lost else other
 
 
 def _in_the_frame(reading: DiceReading, shape: tuple[int, ...]) -> DiceReading:

@@ -20,6 +20,9 @@ MIXED_COLOURS_REASON = "pips of different colours"
 MIXED_SIZES_REASON = "pips of different sizes"
 TWO_PASSES_REASON = "read as {} and as {}"
 TWO_READINGS_REASON = "two readings on one die"
+# A die read as from overhead where the frame read as if told a slant, kept, reads nothing
+# (``dice._read_as_if_told``).
+OVERHEAD_ONLY_REASON = "read as {} only as seen from overhead"
 CONFLICT_REASONS = frozenset({EXTRA_SPOT_REASON.format(v) for v in range(1, 7)}
                              | {TWO_PASSES_REASON.format(a, b) for a in range(1, 7) for b in range(1, 7)}
                              | {MIXED_COLOURS_REASON, MIXED_SIZES_REASON, TWO_READINGS_REASON})
