@@ -474,9 +474,9 @@ def test_the_settle_detector_looks_at_small_dice_enlarged_as_a_photo_is_looked_a
     # The same five dice before a webcam, the hand gone and the tray still: its frames
     # differ by the sensor's noise. The detector reads its still frames as `companion dice
     # read` looks at a photo (the first as it is, the rest at its slant, or enlarged at
-    # their own where it found none): all five are read, nothing asked. (Each read as from
-    # overhead, as the first was before it was read as if told a slant too, three of them
-    # were read in one frame and shown unsure, two missed.)
+    # their own where it found none): all five are read, nothing asked. (Before a frame
+    # whose pips show no slant was read as if told one, each frame read on its own read
+    # three of them in one frame, shown unsure, and missed two.)
     from companion.vision.settle import SettleDetector
     stills, labels = _still_frames("IMG_20191209_095647.jpg", range(8), tilt=55.0, field_of_view=53.0)
     det = SettleDetector()

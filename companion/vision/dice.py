@@ -13,7 +13,8 @@ or a cautious one assumed: ``perspective``); one whose pips are too few to tell,
 which reads no die as it is, is read at a few likely slants instead, and the one that
 reads the most dice kept, its dice shown as less sure. One whose pips show no slant and
 which reads something unsure is read again as if told each of those slants, and kept as it
-was unless one reads surer (pips a few pixels across show little of their squash).
+was unless one reads surer (pips a few pixels across show little of their squash); a place
+the first read reported and that one does not is still asked about.
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
 first pass found; the two are merged die by die, and disagreement makes a die uncertain.
 (A face of two pips or more that the second pass finds again, the same pips where the
