@@ -330,7 +330,7 @@ def _read_as_if_told(frame: np.ndarray, cal: Calibration, work_side: int, sharpe
     as they are, as before. (Without ``_with_every_place``, 5,789 rendered dice read right,
     but blurred dice asked about on an open tray were dropped, and two dice beside a keypad
     lost: the tests.) The cost: three reads more where it is tried (a third of the phone
-    photos, two or three in a hundred looks at the dev webcam frames): a phone photo is
+    photos, one to three in a hundred looks at the dev webcam frames): a phone photo is
     read in 233 -> 442 ms (the 50 held out, three looks); ``bench_vision``'s real webcam
     frames as fast as before at the median, their worst 600 -> 690 ms, and its two dice
     beside a pencil and an eraser at 40 degrees 55 -> 77 ms. (Tried first as ``_surer``'s
