@@ -331,11 +331,13 @@ def _read_as_if_told(frame: np.ndarray, cal: Calibration, work_side: int, sharpe
     but blurred dice asked about on an open tray were dropped, and two dice beside a keypad
     lost: the tests.) The cost: three reads more where it is tried (a third of the phone
     photos, one to three in a hundred looks at the dev webcam frames): a phone photo is
-    read in 233 -> 442 ms (the 50 held out, three looks); ``bench_vision``'s real webcam
-    frames as fast as before at the median, their worst 600 -> 690 ms, and its two dice
-    beside a pencil and an eraser at 40 degrees 55 -> 77 ms. (Tried first as ``_surer``'s
-    reads, the same picture stretched steeper: 095854 read no more, its far dice still
-    small.)"""
+    read in 236-243 -> 436-466 ms (the 50 held out, three looks); ``bench_vision``'s real
+    webcam frames as fast as before at the median, their worst 600 -> 690 ms, and its two
+    dice beside a pencil and an eraser at 40 degrees 55 -> 77 ms. Each read prepares the
+    frame again as the first did (its working size, exposure, tray, foreground, first pip
+    search and slant measured: 3.8 ms a webcam frame, 11 ms a phone photo at 1000 px),
+    which sharing would save. (Tried first as ``_surer``'s reads, the same picture stretched
+    steeper: 095854 read no more, its far dice still small.)"""
     tried = [(g, read_dice(frame, cal.merged(Calibration(stretch=[1.0, g])), work_side, sharpen))
              for g in GUESSED_STRETCHES]
     tried = [(g, _with_every_place(r, reading)) for g, r in tried]
