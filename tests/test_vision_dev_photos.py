@@ -470,6 +470,37 @@ def test_far_dice_whose_pips_are_too_small_to_show_the_slant_are_read_as_if_told
     assert any(abs(u.x - bx) <= 0.575 * bw and abs(u.y - by) <= 0.575 * bh for u in reading.uncertain)
 
 
+@pytest.mark.parametrize("name, frame, calibration, dice", [
+    # 22 dice photographed from overhead, its pips showing no slant: it would be read three
+    # times more as if told a slant (``dice._read_as_if_told``); those reads took 3 of the
+    # 4 s `companion dice read` spent on it, and changed no phone photo's reading.
+    ("IMG_20191208_111228.jpg", {}, None, 22),
+    # Seven dice through a webcam 40 degrees from overhead, read at the slant their pips
+    # measure: it would be read three times more at steeper guessed slants (``_surer``).
+    ("IMG_20191208_112205.jpg", dict(frame="640x480", jpeg=80, tilt=40.0), _far_camera(), 7),
+])
+def test_a_reading_whose_fours_and_fives_stand_square_is_not_read_again_steeper(name, frame, calibration, dice):
+    # Every die is read right, but one is shown unsure or a place asked about, which would
+    # have the frame read again at steeper slants; yet four or more 4s and 5s read whole
+    # stand square in the frame as it was read, as no steeper slant would leave them: the
+    # slant it was read at is the camera's. Squashed as 40 degrees more would show them,
+    # the same faces leave it open.
+    from dataclasses import replace
+
+    from companion.vision.dice import _maybe_steeper, _unsure, read_dice
+    from companion.vision.types import DiceReading
+    img, labels = _photo(name, **frame)
+    reading = read_dice(img, calibration)
+    score = accuracy_benchmark().score_image(reading, labels)
+    assert score["correct"] == len(labels) == dice and score["wrong"] == score["phantom"] == 0
+    assert _unsure(reading)
+    as_read = reading if reading.stretch is None else reading.moved(tuple(reading.stretch))
+    assert not _maybe_steeper(as_read)
+    squashed = DiceReading([replace(d, pips=tuple((x, 0.77 * y) for x, y in d.pips)) for d in as_read.dice],
+                           list(as_read.uncertain), as_read.die_sizes)
+    assert _maybe_steeper(squashed)
+
+
 def test_the_settle_detector_looks_at_small_dice_enlarged_as_a_photo_is_looked_at():
     # The same five dice before a webcam, the hand gone and the tray still: its frames
     # differ by the sensor's noise. The detector reads its still frames as `companion dice

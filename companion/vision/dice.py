@@ -14,7 +14,9 @@ which reads no die as it is, is read at a few likely slants instead, and the one
 reads the most dice kept, its dice shown as less sure. One whose pips show no slant and
 which reads something unsure is read again as if told each of those slants, and kept as it
 was unless one reads surer (pips a few pixels across show little of their squash); a place
-the first read reported and that one does not is still asked about.
+the first read reported and that one does not is still asked about. (Where two 4s or 5s
+read whole stand square, a frame is read neither so nor, for being unsure, steeper than its
+pips measured: where pips stand shows a slant however small they are.)
 It reads twice: with a pip filter sized for big pips, then with one fitted to the pips that
 first pass found; the two are merged die by die, and disagreement makes a die uncertain.
 (A face of two pips or more that the second pass finds again, the same pips where the
@@ -96,6 +98,7 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -112,8 +115,8 @@ from .reasons import (BODILESS_REASONS, EDGE_REASON, LOGO_REASON, NO_PIPS_REASON
                       UNSTEADY_REASONS)
 from .segment import (WORK_SIDE, background, blob_outlines, colour_space, crop_to_tray, edge_softness,
                       even_exposure, foreground_mask, neutral_balance, sharpened, working_image)
-from .slant import (GUESSED_STRETCHES, UNDER_TOP_REASON, known_or_measured, measurable, possible_sides, side_drop,
-                    side_faces, sides_under_their_tops, steeper_stretch, stretch_for, top_face_pips)
+from .slant import (GUESSED_STRETCHES, UNDER_TOP_REASON, known_or_measured, layout_stretch, measurable, possible_sides,
+                    side_drop, side_faces, sides_under_their_tops, steeper_stretch, stretch_for, top_face_pips)
 from .types import DiceReading, Die, Uncertain
 
 # A frame whose things' edges are softer than this (``segment.edge_softness``, px) is
@@ -136,10 +139,11 @@ GUESSED_CONFIDENCE = 0.75
 # A frame measured squashed, whose reading is unsure of something (a place asked about, or a
 # die under ``SURE``, the controller's default bar), may be steeper than measured: beyond
 # about 45 degrees the near sides' pips, rounder than the tops', make it look less squashed
-# than it is, and a turned die's side reads where its top does not. It is read at the
-# guessed stretches steeper than it was too, and the one whose dice are the surest kept
-# (``_surer``): their confidences summed, less ``UNSURE_COST`` for each place asked about,
-# must beat the frame's own by ``SURER_BY`` (a die and a half read sure). Rendered trays of
+# than it is, and a turned die's side reads where its top does not. Unless its 4s and 5s
+# stand square as read (``_maybe_steeper``), it is read at the guessed stretches steeper
+# than it was too, and the one whose dice are the surest kept (``_surer``): their
+# confidences summed, less ``UNSURE_COST`` for each place asked about, must beat the
+# frame's own by ``SURER_BY`` (a die and a half read sure). Rendered trays of
 # 2-7 dice at 40 and 55 degrees through a 60-degree webcam (two sets of 240, as for
 # ``slant.TOP_ASIDE``): read right 1,929 -> 1,986 and 1,588 -> 1,635, wrong values 22 -> 17
 # and 33 -> 31, dice read where none lies 7 -> 5 and 19 -> 17. The dev photos' flat views,
@@ -170,13 +174,39 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
     enlarged, whose edges the enlargement softened, as the frame itself was read; a photo
     its caller shrank)."""
     cal = calibration or Calibration()
+    return _read_prepared(frame, cal, _prepared(frame, cal, work_side, sharpen))
+
+
+class _Prepared(NamedTuple):
+    """A frame made ready to be read (``_prepared``): what every read of it at any slant
+    starts from. ``img``: the frame at the working size, cropped to the tray, its exposure
+    evened (and sharpened, where ``sharpen``); ``scale``: that working size's; ``whole``: the
+    frame's shape at it, before the crop (the camera's axis is at its centre); ``offset``:
+    the crop's; ``die``: the calibrated die side at the working size (None: not
+    calibrated); ``kernel``: the pip filter's size; ``tray`` and ``fg``: ``img``'s tray
+    colours and foreground; ``search``: its pip search; ``measured``: the slant its pips
+    measure (``stretch_for``; None also where the calibration says overhead)."""
+    img: np.ndarray
+    scale: float
+    whole: tuple[int, int]
+    offset: tuple[int, int]
+    die: float | None
+    kernel: int
+    tray: np.ndarray
+    fg: np.ndarray
+    search: PipSearch
+    sharpen: bool
+    measured: tuple[float, float] | None
+
+
+def _prepared(frame: np.ndarray, cal: Calibration, work_side: int, sharpen: bool | None) -> _Prepared:
+    """``frame`` made ready to be read with ``cal`` (``read_dice``'s arguments)."""
     img, scale = working_image(frame, work_side)
     whole = img.shape[:2]   # (the camera's axis is at its centre)
     offset = (0, 0)
     if cal.tray is not None:
         img, offset = crop_to_tray(img, cal.tray)
     img = even_exposure(neutral_balance(img))
-    frame_shape = img.shape   # (the frame as the camera took it, at the working scale)
     die = None
     if cal.die_size:
         # A calibrated die size gives the pip size directly (a pip is ~1/11 of a die; the
@@ -184,8 +214,6 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
         ref = max(cal.frame_size) if cal.frame_size else max(frame.shape[:2])
         die = cal.die_size * max(frame.shape[:2]) / ref * scale
     kernel = _kernel_for_pip(die / 11) if die else pip_kernel(img)
-    # A camera at a slant squashes the top faces: stretch them square again (``slant``).
-    # The first pass's pips measure the slant; they serve that pass too unless it is undone.
     # Pips are looked for only on and around the things off the tray (most of a frame is
     # tray: for one die, a thirtieth of it is searched). (The tray and the foreground serve
     # the reading too where the frame is not stretched; the colour image is made only then.)
@@ -204,13 +232,24 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
         tray = colour_space(background(img))
         fg = foreground_mask(img, bg_colours=tray)
     search = PipSearch(img, within=fg)
-    measured = None
+    # A camera at a slant squashes the top faces: its pips measure how much (``slant``).
+    # (A camera calibrated overhead: nothing to measure.)
+    measured = None if cal.stretch == [1.0, 1.0] else stretch_for(search.find(kernel))
+    return _Prepared(img, scale, whole, offset, die, kernel, tray, fg, search, sharpen, measured)
+
+
+def _read_prepared(frame: np.ndarray, cal: Calibration, prep: _Prepared) -> DiceReading:
+    """``read_dice`` of ``frame`` with ``cal``, made ready as ``prep`` (``_prepared``, with
+    ``cal``'s tray, die size and field of view; its slant may differ: a read as if told one
+    shares the first read's preparation)."""
+    img, scale, whole, offset, die, kernel, tray, fg, search, sharpen, measured = prep
+    frame_shape = img.shape   # (the frame as the camera took it, at the working scale)
+    # The first pass's pips measured the slant; they serve that pass too unless it is undone.
+    stretch = measured
     if cal.stretch == [1.0, 1.0]:
-        stretch = None   # (a camera calibrated overhead: nothing to measure)
-    else:
-        stretch = measured = stretch_for(search.find(kernel))
-        if cal.stretch is not None:
-            stretch = known_or_measured(tuple(cal.stretch), measured)
+        stretch = None
+    elif cal.stretch is not None:
+        stretch = known_or_measured(tuple(cal.stretch), measured)
     # A camera near the tray sees its far dice smaller and flatter than the near: seen
     # steeply, the frame is read as from afar at its slant (``perspective``: by the field of
     # view calibrated, or a cautious one assumed), and its slant measured again there.
@@ -266,7 +305,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
             if found is not None:
                 (stretch, reading), guessed = found, True
     # A frame measured squashed and read unsure of something may be steeper still (``SURE``).
-    if cal.stretch is None and not guessed and stretch is not None and stretch[1] > stretch[0] and _unsure(reading):
+    if cal.stretch is None and not guessed and stretch is not None and stretch[1] > stretch[0] and \
+            _maybe_steeper(reading):
         surer = _surer(reading, read_steeper())
         if surer is not None:
             stretch = (1.0, surer)
@@ -293,8 +333,8 @@ def read_dice(frame: np.ndarray, calibration: Calibration | None = None, work_si
     reading = _in_the_frame(reading.moved(1.0 / scale, offset, pre=True), frame.shape)
     reading.stretch, reading.stretch_guessed, reading.sharpened = stretch, guessed, sharpen
     # Pips that show no slant, read unsure of something, may have hidden one.
-    if cal.stretch is None and stretch is None and _unsure(reading):
-        reading = _read_as_if_told(frame, cal, work_side, sharpen, reading)
+    if cal.stretch is None and stretch is None and _maybe_steeper(reading):
+        reading = _read_as_if_told(frame, cal, prep, reading)
     return reading
 
 
@@ -303,12 +343,36 @@ def _unsure(reading: DiceReading) -> bool:
     return bool(reading.uncertain) or any(d.confidence < SURE for d in reading.dice)
 
 
-def _read_as_if_told(frame: np.ndarray, cal: Calibration, work_side: int, sharpen: bool,
-                     reading: DiceReading) -> DiceReading:
-    """``reading``, of ``frame`` read with ``cal`` (which says no slant), at ``work_side``
-    and ``sharpen``, its pips showing no slant and something in it unsure; or ``frame``
+def _maybe_steeper(reading: DiceReading) -> bool:
+    """Whether the frame ``reading`` is of (in its pixels as read: stretched back from the
+    slant it was read at, or as it is) may be steeper than it was read, to be read again at
+    steeper slants: as if told one, where its pips showed none (``_read_as_if_told``), or
+    steeper than they measured (``_surer``). It may where it is unsure of something
+    (``_unsure``), unless two or more of its 4s and 5s, read whole, stand square
+    (``slant.layout_stretch``): a steeper camera would have squashed them (40 degrees more
+    than read, to 0.77), and where pips stand is measured well however small each pip is.
+
+    Speed, against the code before this test (whose reads as if told a slant also each
+    prepared the frame again: ``_Prepared``), run alternately, twice each, on one core: the
+    50 held-out dev photos as phone photos, three looks, 555 -> 313-319 ms a photo on
+    average, 3.8-4.0 -> 1.6-1.7 s at worst; as 640x480 webcam frames 40 degrees from
+    overhead (``bench_vision``), 66 -> 47-48 ms at the median, 646-668 -> 424-435 ms at
+    worst, through a 53-degree webcam 85-87 -> 55-57 ms, and a settled roll of them 194-196
+    -> 142-147 ms. Readings: the same dice read right, wrong and asked about, photo by
+    photo, in all 250 dev photos through 60- and 53-degree webcams at 40 and 55 degrees and
+    squeezed into 4:3; in all, as phone photos; and kind by kind in the three sets of 240
+    rendered trays (``benchmarks/vision_renders.py``), whose dice show their near sides."""
+    return _unsure(reading) and layout_stretch([(d.value, d.pips) for d in reading.dice]) != (1.0, 1.0)
+
+
+def _read_as_if_told(frame: np.ndarray, cal: Calibration, prep: _Prepared, reading: DiceReading) -> DiceReading:
+    """``reading``, of ``frame`` read with ``cal`` (which says no slant) from ``prep``
+    (``_prepared``), its pips showing no slant and something in it unsure; or ``frame``
     read as if ``cal`` said each of the ``GUESSED_STRETCHES``, where one reads surer by
-    ``SURER_BY`` (``_surer``; the surest of them).
+    ``SURER_BY`` (``_surer``; the surest of them). Each of those reads starts from
+    ``prep`` too: its working size, exposure, tray, foreground, first pip search and slant
+    measured are the first read's (made again, they cost 3.8 ms a webcam frame and 11 ms
+    a phone photo at 1000 px a read).
 
     Pips four or five pixels across, blurred by a webcam's lens and its JPEG, show little of
     their squash: dev photo 095854, dark marbled dice with red pips, through a 60-degree
@@ -329,17 +393,15 @@ def _read_as_if_told(frame: np.ndarray, cal: Calibration, work_side: int, sharpe
     wrong the same; through a 53-degree webcam at 40 and 55 degrees, and the phone photos
     as they are, as before. (Without ``_with_every_place``, 5,789 rendered dice read right,
     but blurred dice asked about on an open tray were dropped, and two dice beside a keypad
-    lost: the tests.) The cost: three reads more where it is tried (a third of the phone
-    photos, one to three in a hundred looks at the dev webcam frames): a phone photo is
-    read in 236-243 -> 436-466 ms (the 50 held out, three looks); ``bench_vision``'s real
-    webcam frames as fast as before at the median, their worst 600 -> 690 ms, and its two
-    dice beside a pencil and an eraser at 40 degrees 55 -> 77 ms. Each read prepares the
-    frame again as the first did (its working size, exposure, tray, foreground, first pip
-    search and slant measured: 3.8 ms a webcam frame, 11 ms a phone photo at 1000 px),
-    which sharing would save. (Tried first as ``_surer``'s reads, the same picture stretched
-    steeper: 095854 read no more, its far dice still small.)"""
-    tried = [(g, read_dice(frame, cal.merged(Calibration(stretch=[1.0, g])), work_side, sharpen))
-             for g in GUESSED_STRETCHES]
+    lost: the tests.) The cost: three reads more where it is tried, one to three in a
+    hundred looks at the dev webcam frames, and a phone photo's only where its 4s and 5s do
+    not stand square (``_maybe_steeper``): ``bench_vision``'s two dice beside a pencil
+    and an eraser at 40 degrees were read in 55 -> 77 ms. (Tried on every unsure look whose
+    pips showed no slant, each read preparing the frame again, a third of the phone photos
+    paid it: the 50 held out, three looks, were read in 236-243 -> 436-466 ms. Tried first
+    as ``_surer``'s reads, the same picture stretched steeper: 095854 read no more, its
+    far dice still small.)"""
+    tried = [(g, _read_prepared(frame, cal.merged(Calibration(stretch=[1.0, g])), prep)) for g in GUESSED_STRETCHES]
     tried = [(g, _with_every_place(r, reading)) for g, r in tried]
     surer = _surer(reading, tried)
     return reading if surer is None else dict(tried)[surer]
