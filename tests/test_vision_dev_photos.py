@@ -483,8 +483,8 @@ def test_a_reading_whose_fours_and_fives_stand_square_is_not_read_again_steeper(
     # Every die is read right, but one is shown unsure or a place asked about, which would
     # have the frame read again at steeper slants; yet four or more 4s and 5s read whole
     # stand square in the frame as it was read, as no steeper slant would leave them: the
-    # slant it was read at is the camera's. Squashed as 40 degrees more would show them,
-    # the same faces leave it open.
+    # slant it was read at is the camera's. Squashed to 0.77 as tall as wide (what 40
+    # degrees from overhead does to a face read as overhead), the same faces leave it open.
     from dataclasses import replace
 
     from companion.vision.dice import _maybe_steeper, _unsure, read_dice

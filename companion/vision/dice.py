@@ -184,8 +184,9 @@ class _Prepared(NamedTuple):
     frame's shape at it, before the crop (the camera's axis is at its centre); ``offset``:
     the crop's; ``die``: the calibrated die side at the working size (None: not
     calibrated); ``kernel``: the pip filter's size; ``tray`` and ``fg``: ``img``'s tray
-    colours and foreground; ``search``: its pip search; ``measured``: the slant its pips
-    measure (``stretch_for``; None also where the calibration says overhead)."""
+    colours and foreground; ``search``: its pip search; ``sharpen``: whether it was
+    sharpened; ``measured``: the slant its pips measure (``stretch_for``; None also where
+    the calibration says overhead)."""
     img: np.ndarray
     scale: float
     whole: tuple[int, int]
@@ -349,8 +350,11 @@ def _maybe_steeper(reading: DiceReading) -> bool:
     steeper slants: as if told one, where its pips showed none (``_read_as_if_told``), or
     steeper than they measured (``_surer``). It may where it is unsure of something
     (``_unsure``), unless two or more of its 4s and 5s, read whole, stand square
-    (``slant.layout_stretch``): a steeper camera would have squashed them (40 degrees more
-    than read, to 0.77), and where pips stand is measured well however small each pip is.
+    (``slant.layout_stretch``: within 0.93): a camera as steep as any slant tried would
+    have left them squashed (each stretches more than 1.15 times the slant read, which
+    leaves them under 0.87 as tall as wide; for a frame read as from overhead, the least
+    tried, 40 degrees, 0.77), and where pips stand is measured well however small each pip
+    is.
 
     Speed, against the code before this test (whose reads as if told a slant also each
     prepared the frame again: ``_Prepared``), run alternately, twice each, on one core: the
