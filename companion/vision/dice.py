@@ -110,6 +110,7 @@ from .outlines import (cut_by_the_edge, flag_unread_shapes, keys_among_squares, 
                        unreported_blobs)
 from .perspective import flattened, flattening, unflattening
 from .pips import PipSearch
+from .pooling import apart_on_the_tray
 from .reasons import (BODILESS_REASONS, EDGE_REASON, LOGO_REASON, NO_PIPS_REASON, NOT_DIE_SHAPED_REASON,
                       OUTLINE_REASONS, OVERHEAD_ONLY_REASON, ROUND_BODY_REASON, SHAPELESS_REASONS, TWO_PASSES_REASON,
                       UNSTEADY_REASONS)
@@ -363,9 +364,10 @@ def _maybe_steeper(reading: DiceReading) -> bool:
     overhead (``bench_vision``), 66 -> 47-48 ms at the median, 646-668 -> 424-435 ms at
     worst, through a 53-degree webcam 85-87 -> 55-57 ms, and a settled roll of them 194-196
     -> 142-147 ms. Readings: the same dice read right, wrong and asked about, photo by
-    photo, in all 250 dev photos through 60- and 53-degree webcams at 40 and 55 degrees and
-    squeezed into 4:3; in all, as phone photos; and kind by kind in the three sets of 240
-    rendered trays (``benchmarks/vision_renders.py``), whose dice show their near sides."""
+    photo, in all 250 dev photos through a 60-degree webcam at 40 degrees, a 53-degree one
+    at 40 and 55, and squeezed into 4:3; in all, as phone photos; and kind by kind in the
+    three sets of 240 rendered trays (``benchmarks/vision_renders.py``), whose dice show
+    their near sides."""
     return _unsure(reading) and layout_stretch([(d.value, d.pips) for d in reading.dice]) != (1.0, 1.0)
 
 
@@ -415,20 +417,19 @@ def _with_every_place(other: DiceReading, reading: DiceReading) -> DiceReading:
     """``other``, another reading of the frame ``reading`` is of, asking too about each place
     ``reading`` reports where ``other`` reports nothing (no die, no place asked about,
     within ``KEEP_REACH`` of a die's side, measured as ``other`` was read: stretched back
-    from its slant, where dice touching are a side apart): a die, or a place asked about,
-    is not dropped for a reading that sees less, and such a reading is no surer for asking
-    less (``_surer`` counts each place asked about against it). A die so dropped is asked
-    about (``OVERHEAD_ONLY_REASON``)."""
+    from its slant, where dice touching are a side apart, as ``pooling`` matches them): a
+    die, or a place asked about, is not dropped for a reading that sees less, and such a
+    reading is no surer for asking less (``_surer`` counts each place asked about against
+    it). A die so dropped is asked about (``OVERHEAD_ONLY_REASON``)."""
     side = other.die_side or reading.die_side
-    fx, fy = other.stretch or (1.0, 1.0)
+    apart = apart_on_the_tray([other])
     theirs = [*other.dice, *other.uncertain]
 
-    def kept(x: float, y: float) -> bool:
-        return side is not None and any(math.hypot((x - q.x) * fx, (y - q.y) * fy) < KEEP_REACH * side
-                                        for q in theirs)
+    def kept(p: Die | Uncertain) -> bool:
+        return side is not None and any(apart(p, q) < KEEP_REACH * side for q in theirs)
 
-    lost = [u for u in reading.uncertain if not kept(u.x, u.y)]
-    lost += [Uncertain(d.x, d.y, OVERHEAD_ONLY_REASON.format(d.value)) for d in reading.dice if not kept(d.x, d.y)]
+    lost = [u for u in reading.uncertain if not kept(u)]
+    lost += [Uncertain(d.x, d.y, OVERHEAD_ONLY_REASON.format(d.value)) for d in reading.dice if not kept(d)]
     return replace(other, uncertain=other.uncertain + lost) if lost else other
 
 

@@ -130,7 +130,7 @@ def pooled(readings: Sequence[Reading], reach: float | None = None) -> Reading:
             # (the reason most frames gave, the first frame's among equals)
             (reason, _), = Counter(t.reason for t in p.seen.values()).most_common(1)
             uncertain.append(next(t for t in p.seen.values() if t.reason == reason))
-    apart = _apart_on_the_tray(readings) if dice else _apart_in_the_frame
+    apart = apart_on_the_tray(readings) if dice else _apart_in_the_frame
     out, uncertain = _one_per_thing(out, uncertain, 2 * reach, apart)
     if dice:
         return DiceReading(out, uncertain, [s for r in readings for s in r.die_sizes],
@@ -311,7 +311,7 @@ def _apart_in_the_frame(a, b) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
-def _apart_on_the_tray(readings):
+def apart_on_the_tray(readings):
     """A measure of how far apart two things of ``readings`` (dice readings of one tray)
     are, as the reader measured the dice: in the frame stretched back from the camera's
     slant (``DiceReading.stretch``, the first the frames were read at), where the dice's
@@ -332,7 +332,7 @@ def _one_per_thing(read: list, uncertain: list[Uncertain], size: float,
     An uncertain place on a thing read, or on another uncertain place, is dropped (as the
     reader does within one frame). ``apart``: how far apart two things read, or a place
     and a thing read, are; for dice, in the frame stretched back from the slant
-    (``_apart_on_the_tray``). (All 250 dev photos as 640x480 JPEG 80 webcam frames, three
+    (``apart_on_the_tray``). (All 250 dev photos as 640x480 JPEG 80 webcam frames, three
     looks, read right: through a 53-degree webcam 55 degrees from overhead 1,589 -> 1,614,
     through a 60-degree one at 40 degrees 1,667 -> 1,672, a soft one 1,632 -> 1,638, a
     53-degree one at 40 degrees 1,690 -> 1,692, squeezed 1,722 as before; 48 read wrong
