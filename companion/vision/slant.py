@@ -90,6 +90,22 @@ OTHER_COLOUR = 20.0
 # 0.55-0.85 of their top), its colour darkened alike within this distance.
 SIDE_SHARE = (0.35, 0.85)
 SIDE_COLOUR = 12.0
+# A die's side in shade keeps its top's hue: a face whose colour and that die's are both
+# this far from grey (``colour_space``'s colour axes; nearer grey, a hue is noise) ...
+HUE_CHROMA = 8.0
+# ... and whose hues lie more than this many degrees apart is not that die's side, however
+# dark (``_shade_of``: ``side_faces``, ``sides_under_their_tops``) ...
+SIDE_HUE = 30.0
+# ... and more than this is another die's colour: ``side_faces`` reads the face. On 240
+# rendered trays (40 and 55 degrees from overhead), the 625 faces taken for a side in shade
+# whose colour and their top's were that far from grey lay within 13 degrees of it. Dark
+# dice of near-grey plastic differ in little else than hue: a purple die just below a maroon
+# one (9-12 and 15 from grey, 44-62 degrees apart) was within ``SIDE_COLOUR`` of its shade,
+# and dropped. All 250 dev photos as 640x480 frames, three looks: 60-degree webcam at 40,
+# 1,697 -> 1,699 read right; 53-degree at 40, 1,709 -> 1,711; 53-degree at 55, 1,626 ->
+# 1,628, 14 -> 15 wrong (a 1 read as a 2 at 0.17); squeezed into 4:3, 1,731 -> 1,732; as
+# the phone took them, 1,770 -> 1,771. The three sets of rendered trays read the same.
+OTHER_HUE = 40.0
 # A shadow on the tray keeps this share of the tray's light or more (the room lights it
 # too); what is darker, and grey, is a black die (a rendered black top keeps a fifth of a
 # grey tray's: taken for a shadow, its side, squarer seen steeply, was read for it; 4 of
@@ -358,6 +374,22 @@ def _in_shade(near: np.ndarray, far: np.ndarray, shares: tuple[float, float], to
     return (shares[0] < share) & (share < shares[1]) & (off < tolerance)
 
 
+def _hues_apart(near: np.ndarray, far: np.ndarray) -> float:
+    """Degrees between the hues of colours ``near`` and ``far`` (as ``_body_colour`` gives
+    them), 0 where either is within ``HUE_CHROMA`` of grey (its hue is noise)."""
+    if min(math.hypot(near[1], near[2]), math.hypot(far[1], far[2])) < HUE_CHROMA:
+        return 0.0
+    turn = math.degrees(math.atan2(near[2], near[1]) - math.atan2(far[2], far[1]))
+    return abs((turn + 180.0) % 360.0 - 180.0)
+
+
+def _shade_of(near: np.ndarray, far: np.ndarray) -> bool:
+    """Whether colour ``near`` may be the plastic of colour ``far`` in shade: darker by a
+    share a lamp gives (``SIDE_SHARE``), its colour darker alike (``SIDE_COLOUR``) and its
+    hue kept (``SIDE_HUE``)."""
+    return bool(_in_shade(near, far, SIDE_SHARE, SIDE_COLOUR)) and _hues_apart(near, far) <= SIDE_HUE
+
+
 def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, float],
                outline_reasons: Collection[str] = ()) -> DiceReading:
     """A slanted camera sees the dice's near sides too, and once the frame is stretched
@@ -365,9 +397,10 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
     camera's side of it (below it, for a camera tilted down at the tray; either side along x
     for one turned sideways), closer than two touching dice stand, may be that die's side.
     It is dropped when it is that die's plastic in shade (darker, as a side under a lamp is,
-    and of the same colour); it stays read when its colour is another than that die's in
-    any light (``OTHER_COLOUR``: a die's side is its own plastic); the rest become
-    uncertain (two touching dice of one colour look just the same).
+    and of the same colour and hue: ``_shade_of``); it stays read when its colour is another
+    than that die's in any light (``OTHER_COLOUR``, or a hue ``OTHER_HUE`` apart: a die's
+    side is its own plastic); the rest become uncertain (two touching dice of one colour
+    look just the same).
 
     An uncertain spot whose reason is in ``outline_reasons`` lies at the centre of its die's
     outline, which takes in the near sides: for a camera tilted down at the tray, its top
@@ -394,13 +427,17 @@ def side_faces(colours: np.ndarray, reading: DiceReading, stretch: tuple[float, 
 
     def shaded(x, y, behind):
         # The same plastic in shade: darker by a share a lamp gives, with its colour darker
-        # by the same share (a darker die of another colour is another die).
-        return _in_shade(body(x, y), body(*behind), SIDE_SHARE, SIDE_COLOUR)
+        # by the same share and its hue kept (a darker die of another colour is another die).
+        return _shade_of(body(x, y), body(*behind))
 
     def another_colour(x, y, behind):
-        # Far from that die's colour at every strength from its shade (0.35) to a side
-        # lit more than its top (1.5): the nearest such colour is the projection onto it.
-        near, far = body(x, y)[1:], body(*behind)[1:]
+        # Another hue; or far from that die's colour at every strength from its shade (0.35)
+        # to a side lit more than its top (1.5): the nearest such colour is the projection
+        # onto it.
+        near, far = body(x, y), body(*behind)
+        if _hues_apart(near, far) > OTHER_HUE:
+            return True
+        near, far = near[1:], far[1:]
         share = float(np.clip(np.dot(near, far) / max(float(np.dot(far, far)), 1e-6), 0.35, 1.5))
         return float(np.hypot(*(near - share * far))) > OTHER_COLOUR
 
@@ -547,7 +584,7 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
             face = _body_colour(colours, d.x, d.y, rx, rx) if face is None else face
             top = _body_colour(colours, x, y, rx, ry)
             if _in_shade(top, _body_colour(tray, x, y, rx, ry), (SHADOW_LIGHT, 1.1), SIDE_COLOUR) or \
-                    not _in_shade(face, top, SIDE_SHARE, SIDE_COLOUR):
+                    not _shade_of(face, top):
                 continue   # (a shadow on the tray; or no shade of that plastic)
             across = [_body_colour(colours, x + q * TOP_WIDTH * side, y, 0.1 * side, ry) for q in (-1, 1)]
             if not all(c is not None and _in_shade(c, top, (0.75, 1.33), SIDE_COLOUR) for c in across):
