@@ -749,11 +749,11 @@ def test_a_die_just_below_another_of_another_colour_is_not_taken_for_its_side(na
     ("IMG_20191208_111919.jpg", {"frame": "640x480", "jpeg": 80, "tilt": 40.0}, (2, 336, 243)),
 ])
 def test_a_dark_die_just_below_another_of_another_hue_is_not_taken_for_its_side(name, frame, face):
-    # Each face lies closer below a die than two touching dice stand, darker than it, and
-    # both dice are near grey: the purple is within reach of the maroon in shade. But a
-    # die's side keeps its top's hue, and these two lie 45-60 degrees apart: each is read,
-    # where it was dropped as the die's side, or asked about as one. (Photos the network
-    # saw in training, though not as webcam frames.)
+    # Each face lies closer below a die than two touching dice stand, and darker: both dice
+    # are near grey, and by lightness and colour alone the purple is the maroon in shade.
+    # But a die's side keeps its top's hue, and these two lie 44-62 degrees apart: each is
+    # read, where it was dropped as the die's side, or asked about as one. (Photos the
+    # network saw in training, though not as webcam frames.)
     _assert_read(*_photo(name, **frame), [face])
 
 
