@@ -97,10 +97,11 @@ HUE_CHROMA = 8.0
 # dark (``_shade_of``: ``side_faces``, ``sides_under_their_tops``) ...
 SIDE_HUE = 30.0
 # ... and more than this is another die's colour: ``side_faces`` reads the face. On 240
-# rendered trays (40 and 55 degrees from overhead), the 625 faces taken for a side in shade
-# whose colour and their top's were that far from grey lay within 13 degrees of it. Dark
-# dice of near-grey plastic differ in little else than hue: a purple die just below a maroon
-# one (9-12 and 15 from grey, 44-62 degrees apart) was within ``SIDE_COLOUR`` of its shade,
+# rendered trays (120 at 40 degrees from overhead, 120 at 55), ``side_faces`` took a face
+# or spot for a side in shade 1,978 times over all their reads; in the 625 where both
+# colours were that far from grey, the two hues lay within 13 degrees. Dark dice of
+# near-grey plastic differ in little else than hue: a purple die just below a maroon one
+# (9-12 and 15-16 from grey, 44-62 degrees apart) was within ``SIDE_COLOUR`` of its shade,
 # and dropped. All 250 dev photos as 640x480 frames, three looks: 60-degree webcam at 40,
 # 1,697 -> 1,699 read right; 53-degree at 40, 1,709 -> 1,711; 53-degree at 55, 1,626 ->
 # 1,628, 14 -> 15 wrong (a 1 read as a 2 at 0.17); squeezed into 4:3, 1,731 -> 1,732; as
