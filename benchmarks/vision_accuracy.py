@@ -3,9 +3,12 @@
 Prints % of dice read correctly, % read wrong (a wrong value, or a die reported where there
 is none), % reported uncertain, % missed, the per-face confusion matrix, and how many photos
 are read whole: every die right and nothing asked about (a roll the controller takes as it
-is; one uncertain spot, even where no die lies, stops it for the players). Each photo is
-read as ``companion dice read`` reads it: several looks pooled (``pooling.read_still``);
-``--looks 1`` reads it once, as the settle detector reads each of its frames.
+is; one uncertain spot, even where no die lies, stops it for the players), and how many
+the controller would take unasked with a die in them read wrong (every die read at its bar
+or above, nothing asked about or missing: the wrong score goes in unless the players stop
+it on the screen). Each photo is read as ``companion dice read`` reads it: several looks
+pooled (``pooling.read_still``); ``--looks 1`` reads it once, as the settle detector reads
+each of its frames.
 
     .venv/bin/python benchmarks/vision_accuracy.py [--limit N] [--every K] [--size PX]
 
@@ -45,6 +48,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from companion.controller import Settings  # noqa: E402
 # (as_frame and load_labels: also the tests' way to the dev photos)
 from companion.vision.photo_views import CHROMA, as_frame, load_labels  # noqa: E402
 
@@ -53,6 +57,9 @@ DEFAULT_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "dat
 # the dice read in every other photo as 480x360 frames 40 degrees from overhead, 1.52, and
 # as 960x720 frames, 1.50): the box holds a margin around the top face.
 LABEL_TO_DIE = 1.5
+# The controller's default bar: a roll whose every die is read at least this sure, nothing
+# asked about, is taken after its countdown without a press (``controller.Settings``).
+TAKEN_AT = Settings.min_confidence
 
 
 def score_image(reading, labels, cut_off=()) -> dict:
@@ -115,6 +122,11 @@ def score_image(reading, labels, cut_off=()) -> dict:
         if k not in claimed:
             res["pairs"].append((lab[0], None))
     res["whole"] = res["correct"] == len(labels) and not (res["wrong"] or res["phantom"] or reading.uncertain)
+    # The roll the controller takes as read, the players not asked (every die at its bar or
+    # above, nothing asked about, none missing), with a die in it read wrong: the one failure
+    # that changes a score unless the players catch it on the screen before it is taken.
+    res["taken_wrong"] = bool(res["wrong"] or res["phantom"]) and not (reading.uncertain or res["missed"]) \
+        and all(d.confidence >= TAKEN_AT for d in reading.dice)
     return res
 
 
@@ -223,7 +235,7 @@ def main(argv=None) -> int:
     tot = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "edge": 0}
     n_cut = 0
     stray_photos = 0
-    whole = 0
+    whole = taken_wrong = 0
     confusion = {}
     widths: dict[int, dict[str, int]] = {}
     n_dice = 0
@@ -246,6 +258,7 @@ def main(argv=None) -> int:
             tot[k] += res[k]
         stray_photos += res["stray"] > 0
         whole += res["whole"]
+        taken_wrong += res["taken_wrong"]
         for pair in res["pairs"]:
             confusion[pair] = confusion.get(pair, 0) + 1
         for (_, _, _, bw, _), outcome in zip(labels, res["outcomes"]):
@@ -269,6 +282,8 @@ def main(argv=None) -> int:
     if n_cut:
         print(f"dice the frame's edge may cut, not scored unless read wrong: {n_cut}, {tot['edge']} read right")
     print(f"photos read whole (every die right, nothing asked): {whole} of {len(files)}")
+    print(f"photos taken unasked with a die read wrong (every die at {TAKEN_AT:g} or more, nothing asked "
+          f"or missing): {taken_wrong}")
     print(f"mean read time   {1000 * t_read / len(files):.0f} ms per photo")
     print("confusion (rows: true face; columns: read 1-6, ? = uncertain, - = missed):")
     print("        " + " ".join(f"{c:>5}" for c in ["1", "2", "3", "4", "5", "6", "?", "-"]))

@@ -220,6 +220,29 @@ def test_real_dice_under_a_white_balance_gone_wrong_are_read(cast):
     _assert_subset_rates(0.81, frame="640x480", jpeg=80, tilt=40.0, cast=cast)
 
 
+def test_a_roll_the_controller_takes_unasked_with_a_die_read_wrong_is_counted():
+    # The accuracy benchmark counts the rolls the controller would take after its countdown
+    # without a press (every die at its bar or above, nothing asked about, none missing)
+    # with a die read wrong: the one failure that changes a score unless the players stop it.
+    from companion.controller import Settings
+    from companion.vision.types import DiceReading, Die, Uncertain
+
+    score = accuracy_benchmark().score_image
+    labels = [(3, 100.0, 100.0, 60.0, 60.0), (5, 300.0, 100.0, 60.0, 60.0)]
+    bar = Settings().min_confidence
+    right = Die(3, 100.0, 100.0, 0.95)
+
+    def taken_wrong(dice, asked=()):
+        return score(DiceReading(dice, list(asked)), labels)["taken_wrong"]
+
+    assert taken_wrong([right, Die(6, 300.0, 100.0, bar)])
+    assert taken_wrong([right, Die(5, 300.0, 100.0, 0.95), Die(2, 500.0, 300.0, 0.9)])   # (where none lies)
+    assert not taken_wrong([right, Die(5, 300.0, 100.0, 0.95)])                          # (every die right)
+    assert not taken_wrong([right, Die(6, 300.0, 100.0, bar - 0.01)])   # (shown for the players to accept)
+    assert not taken_wrong([right, Die(6, 300.0, 100.0, 0.95)], [Uncertain(500.0, 300.0, "blurred")])
+    assert not taken_wrong([Die(6, 300.0, 100.0, 0.95)])                # (a die short: the roll is asked for)
+
+
 def test_a_webcam_frame_with_a_colour_cast_reads_as_one_without():
     # A held-out photo as a webcam 40 degrees from overhead gives it, its white balance 15 %
     # cool: every die is read, as without the cast. With the cast left, two of its five
