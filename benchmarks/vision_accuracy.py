@@ -4,9 +4,9 @@ Prints % of dice read correctly, % read wrong (a wrong value, or a die reported 
 is none), % reported uncertain, % missed, the per-face confusion matrix, and how many photos
 are read whole: every die right and nothing asked about (a roll the controller takes as it
 is; one uncertain spot, even where no die lies, stops it for the players), and how many
-the controller would take unasked with a die in them read wrong (every die read at its bar
-or above, nothing asked about or missing: the wrong score goes in unless the players stop
-it on the screen). Each photo is read as ``companion dice read`` reads it: several looks
+the controller would take unasked with a die in them read wrong (as many dice read as lie
+there, every one at its bar or above, nothing asked about: the wrong score goes in unless
+the players stop it on the screen). Each photo is read as ``companion dice read`` reads it: several looks
 pooled (``pooling.read_still``); ``--looks 1`` reads it once, as the settle detector reads
 each of its frames.
 
@@ -122,11 +122,12 @@ def score_image(reading, labels, cut_off=()) -> dict:
         if k not in claimed:
             res["pairs"].append((lab[0], None))
     res["whole"] = res["correct"] == len(labels) and not (res["wrong"] or res["phantom"] or reading.uncertain)
-    # The roll the controller takes as read, the players not asked (every die at its bar or
-    # above, nothing asked about, none missing), with a die in it read wrong: the one failure
-    # that changes a score unless the players catch it on the screen before it is taken.
-    res["taken_wrong"] = bool(res["wrong"] or res["phantom"]) and not (reading.uncertain or res["missed"]) \
-        and all(d.confidence >= TAKEN_AT for d in reading.dice)
+    # The roll the controller takes as read, the players not asked, with a die in it read
+    # wrong: the one failure that changes a score unless the players catch it on the screen
+    # before it is taken. It takes a roll of as many dice as it asked for (the frame's edge
+    # may cut some of them), every one at its bar or above, nothing asked about.
+    res["taken_wrong"] = bool(res["wrong"] or res["phantom"]) and len(reading.dice) == len(labels) + len(cut_off) \
+        and not reading.uncertain and all(d.confidence >= TAKEN_AT for d in reading.dice)
     return res
 
 
@@ -282,8 +283,8 @@ def main(argv=None) -> int:
     if n_cut:
         print(f"dice the frame's edge may cut, not scored unless read wrong: {n_cut}, {tot['edge']} read right")
     print(f"photos read whole (every die right, nothing asked): {whole} of {len(files)}")
-    print(f"photos taken unasked with a die read wrong (every die at {TAKEN_AT:g} or more, nothing asked "
-          f"or missing): {taken_wrong}")
+    print(f"photos taken unasked with a die read wrong (as many dice read as lie there, every one at {TAKEN_AT:g} "
+          f"or more, nothing asked): {taken_wrong}")
     print(f"mean read time   {1000 * t_read / len(files):.0f} ms per photo")
     print("confusion (rows: true face; columns: read 1-6, ? = uncertain, - = missed):")
     print("        " + " ".join(f"{c:>5}" for c in ["1", "2", "3", "4", "5", "6", "?", "-"]))
