@@ -6,9 +6,9 @@ are read whole: every die right and nothing asked about (a roll the controller t
 is; one uncertain spot, even where no die lies, stops it for the players), and how many
 the controller would take unasked with a die in them read wrong (as many dice read as lie
 there, every one at its bar or above, nothing asked about: the wrong score goes in unless
-the players stop it on the screen). Each photo is read as ``companion dice read`` reads it: several looks
-pooled (``pooling.read_still``); ``--looks 1`` reads it once, as the settle detector reads
-each of its frames.
+the players stop it on the screen). Each photo is read as ``companion dice read`` reads
+it: several looks pooled (``pooling.read_still``); ``--looks 1`` reads it once, as the
+settle detector reads each of its frames.
 
     .venv/bin/python benchmarks/vision_accuracy.py [--limit N] [--every K] [--size PX]
 
