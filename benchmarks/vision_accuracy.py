@@ -68,10 +68,13 @@ def score_image(reading, labels, cut_off=()) -> dict:
     then uncertain spots). An uncertain spot in no label's box is ``stray``: the players
     would be asked about a die where none lies (the tray, a rivet, a coin). ``whole``: every
     die read right and nothing asked about, a roll the controller takes as it is.
-    ``cut_off``: the labels of dice the frame's edge may cut (``as_frame``'s), which are
-    not scored as the others are (their face may not all show): a die read in the box of
-    one is ``edge`` where its value is that die's, and a wrong value where it is not; an
-    uncertain spot there is not stray."""
+    ``taken_wrong``: a roll the controller takes unasked (as many dice read as it asked for,
+    the frame's edge may cut some of them, every one at ``TAKEN_AT`` or above, nothing asked
+    about) with a die in it read wrong, the one failure that changes a score unless the
+    players catch it on the screen. ``cut_off``: the labels of dice the frame's edge may cut
+    (``as_frame``'s), which are not scored as the others are (their face may not all show):
+    a die read in the box of one is ``edge`` where its value is that die's, and a wrong
+    value where it is not; an uncertain spot there is not stray."""
     res = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "edge": 0, "pairs": [],
            "outcomes": ["missed"] * len(labels)}   # (each label's: correct, wrong, uncertain or missed)
     claimed = set()
@@ -122,10 +125,6 @@ def score_image(reading, labels, cut_off=()) -> dict:
         if k not in claimed:
             res["pairs"].append((lab[0], None))
     res["whole"] = res["correct"] == len(labels) and not (res["wrong"] or res["phantom"] or reading.uncertain)
-    # The roll the controller takes as read, the players not asked, with a die in it read
-    # wrong: the one failure that changes a score unless the players catch it on the screen
-    # before it is taken. It takes a roll of as many dice as it asked for (the frame's edge
-    # may cut some of them), every one at its bar or above, nothing asked about.
     res["taken_wrong"] = bool(res["wrong"] or res["phantom"]) and len(reading.dice) == len(labels) + len(cut_off) \
         and not reading.uncertain and all(d.confidence >= TAKEN_AT for d in reading.dice)
     return res

@@ -780,7 +780,7 @@ def test_a_dark_die_just_below_another_of_another_hue_is_not_taken_for_its_side(
     # are near grey, and by lightness and colour alone the purple is the maroon in shade.
     # But a die's side keeps its top's hue, and these two lie 44-62 degrees apart: each is
     # read, where it was dropped as the die's side, or asked about as one. (Photos the
-    # network saw in training, though not as webcam frames.)
+    # network was trained on, as they are and as webcam views: neither is held out.)
     _assert_read(*_photo(name, **frame), [face])
 
 
