@@ -12,7 +12,9 @@
   them, read as they are and told its field of view (flattened first: ``perspective``);
 - ms the settle detector spends on a settled roll of those real frames: the three still
   frames it reads and pools (the second and third enlarged where the dice are small and
-  the first left something to ask about; five where one of them alone read a die);
+  the first left something to ask about; five where one of them alone read a die), and
+  the process's peak resident memory before and after the real frames (the face network
+  holds its layers' outputs for each batch of views it reads);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
@@ -69,6 +71,7 @@ def main() -> int:
     photos = sorted(glob.glob(os.path.join(DEV_PHOTOS, "*.jpg")))[::5]
     if photos:
         from companion.vision.photo_views import as_frame, load_labels
+        before = _peak_mb()
         frames, wide, dice = [], [], 0
         for k, path in enumerate(photos):
             img = cv2.imread(path)
@@ -88,6 +91,8 @@ def main() -> int:
         # three frames and pools them, the second and third enlarged where the dice are small
         # and the first left something to ask about (``settle``).
         _time_settled(f"{len(frames)} real photos as those frames 40 degrees from overhead", frames)
+        # (The face network's share of the memory: real frames ask it about hundreds of views.)
+        print(f"  peak resident memory: {before:.0f} MB before the real frames, {_peak_mb():.0f} MB after")
 
     # The face network's share of those figures: one view per die read, fifteen around each
     # spot it is asked to read on its own.
@@ -151,6 +156,13 @@ def _time_settled(label: str, frames: list) -> None:
         times.append(1000 * spent)
     print(f"  a settled roll (three still frames read and pooled, five where one alone read a die), {label}: "
           f"median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms (CPU)")
+
+
+def _peak_mb() -> float:
+    """The most memory this process has held resident so far, in MB."""
+    import resource
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2 ** 20 if sys.platform == "darwin" else peak / 2 ** 10   # (bytes on macOS, KB elsewhere)
 
 
 def _time(label: str, frames: list, calibration) -> list:

@@ -371,12 +371,15 @@ def test_a_die_whose_face_the_pips_did_not_read_is_read_where_the_network_reads_
 
 class _Turning:
     """A stand-in for the network that gives every view ``upright`` for face 5, and
-    ``turned`` where asked to read the views in their four quarter turns."""
+    ``turned`` where asked to read the views in their four quarter turns (``turned_views``:
+    how many views it was so asked about)."""
 
     def __init__(self, upright, turned):
         self.p = {False: upright, True: turned}
+        self.turned_views = 0
 
     def crop_probabilities(self, img, views, turned=False, upright=None):
+        self.turned_views += len(views) if turned else 0
         row = np.full(7, (1.0 - self.p[turned]) / 6, np.float32)
         row[4] = self.p[turned]
         return np.tile(row, (len(views), 1))
@@ -396,12 +399,14 @@ def test_a_lone_mark_among_marks_is_read_where_the_network_reads_it_alike_in_fou
     # view), it reads each view in its four quarter turns: a face read alike in them (0.8)
     # reads the die, shown for the players to accept (TURNED_SHOWN); one it reads less
     # surely turned does not, nor does a spot of any other reason. Sure as it looks, the
-    # network reads the die as before.
+    # network reads the die as before, and is not asked about the turns (three reads a view).
     frame = np.zeros((200, 200, 3), np.uint8)
     reading = DiceReading([], [Uncertain(100, 100, reason)], [40.0])
-    checked = second_opinion(frame, reading, net=_Turning(upright, turned), turned={"a mark among marks"})
+    net = _Turning(upright, turned)
+    checked = second_opinion(frame, reading, net=net, turned={"a mark among marks"})
     assert [(d.value, d.x, d.y, d.confidence) for d in checked.dice] == ([(5, 100, 100, shown)] if shown else [])
     assert len(checked.uncertain) == (0 if shown else 1)
+    assert (net.turned_views > 0) == (reason == "a mark among marks" and upright < 0.95)
 
 
 class _OneWayUp:
@@ -440,6 +445,42 @@ def test_a_face_the_network_reads_only_one_way_up_is_far_less_sure_in_four_turns
     # Given the views' reading as they are, only the three other turns are read, to the same end.
     again = net.crop_probabilities(img, [(60, 60, 18.0), (100, 100, 18.0)], turned=True, upright=upright)
     assert len(net.net.blob) == 3 * 2 and np.allclose(again, turned, atol=1e-6)
+
+
+class _ByPixels:
+    """A stand-in for ``cv2.dnn.Net`` whose answer for each view is made of that view's
+    own pixels alone, and which keeps the size of every batch it is given."""
+
+    def __init__(self):
+        self.batches = []
+
+    def setInput(self, blob):
+        self.blob = blob
+        self.batches.append(len(blob))
+
+    def forward(self):
+        return np.ascontiguousarray(self.blob[:, 0, 20, 17:24])
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_many_views_are_read_a_few_at_a_time_each_as_if_read_alone(monkeypatch, turned):
+    # A busy real frame read at a few slants asks the network about hundreds of views; in
+    # one batch, its layers' outputs for them all took memory a Pi can ill spare. It reads
+    # them BATCH at a time, and each view's answer is the one it gives that view alone.
+    import cv2
+
+    from companion.vision.face_net import BATCH
+
+    monkeypatch.setattr(cv2.dnn, "readNetFromONNX", lambda path: _ByPixels())
+    net = FaceNet("weights.onnx")
+    img = np.random.default_rng(5).integers(0, 256, (240, 320, 3), np.uint8)
+    views = [(30.0 + 4 * k, 30.0 + 3 * k, 18.0 + k % 5) for k in range(3 * BATCH + 5)]
+    together = net.crop_probabilities(img, views, turned=turned)
+    batches = list(net.net.batches)
+    alone = [net.crop_probabilities(img, [v], turned=turned)[0] for v in views]
+    assert max(batches) == BATCH and sum(batches) == len(views) * (4 if turned else 1)
+    assert np.array_equal(together, np.array(alone))
+    assert len({tuple(row) for row in together}) == len(views)   # (each view's own answer)
 
 
 @pytest.mark.parametrize("rules_out, sure_sizes, read", [

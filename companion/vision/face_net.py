@@ -101,6 +101,14 @@ CROP_PX = 48
 # the face with a margin, so a die cut off by the crop's edge is not the one being read.
 CROP_FACTOR = 2.2
 NOT_A_FACE = 6   # index of the "no readable top face" output
+# The network reads at most this many views at a time. A real webcam frame read at a few
+# slants asks it about hundreds of views at once (324 at most of the 250 dev photos through
+# a 60-degree webcam at 40 degrees), and each of its layers holds its output for every
+# view of a batch (the first, 147 KB a view): that outgrew the cache, and took memory a Pi
+# can ill spare. One core here, ms a view: 0.38-0.40 in batches of 8, 0.37-0.39 of 16,
+# 0.40-0.42 of 48, 0.54 of 256; and each batch costs a call more (15 views, one spot's: 7.5
+# ms in one batch, 8.3-8.5 in two). Each view's answer is the same bit for bit in any batch.
+BATCH = 16
 
 
 def face_crop(img: np.ndarray, x: float, y: float, crop_side: float, angle_deg: float = 0.0,
@@ -166,6 +174,11 @@ class FaceNet:
         for benchmarks scoring weights trained without some photos."""
         cls._shared, cls._failed = (cls(path), False) if path else (None, True)
 
+    def _forward(self, batch: np.ndarray) -> np.ndarray:
+        """The network's logits (float64) for ``batch``, at most ``BATCH`` views."""
+        self.net.setInput(batch)
+        return self.net.forward().astype(np.float64)
+
     def probabilities(self, img: np.ndarray, spots, side: float) -> np.ndarray:
         """N x 7 probabilities (faces 1-6, not a face) for the dice at ``spots`` [(x, y)] in
         ``img``, whose dice are ``side`` px wide."""
@@ -173,11 +186,11 @@ class FaceNet:
 
     def crop_probabilities(self, img: np.ndarray, views, turned: bool = False,
                            upright: np.ndarray | None = None) -> np.ndarray:
-        """N x 7 probabilities for the views [(x, y, die side)] of ``img``, in one batch.
-        ``turned``: each view is also read in its three other quarter turns, and its
-        probabilities are the four readings' geometric mean, normalised. A face's pips lie
-        alike turned a quarter; a glint's, the marbling's or a logo's look changes, and the
-        network, sure of a face in one turn and not in another, is the less sure for it.
+        """N x 7 probabilities for the views [(x, y, die side)] of ``img``, read ``BATCH``
+        at a time. ``turned``: each view is also read in its three other quarter turns, and
+        its probabilities are the four readings' geometric mean, normalised. A face's pips
+        lie alike turned a quarter; a glint's, the marbling's or a logo's look changes, and
+        the network, sure of a face in one turn and not in another, is the less sure for it.
         ``upright``: with ``turned``, the views' probabilities as they are, read already:
         only the three other turns are read."""
         if not len(views):
@@ -186,9 +199,9 @@ class FaceNet:
         turns = range(4) if upright is None else range(1, 4)
         if turned:
             crops = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
+        batch = normalise(crops)
         with self.lock:
-            self.net.setInput(normalise(crops))
-            logits = self.net.forward().astype(np.float64)
+            logits = np.concatenate([self._forward(batch[i:i + BATCH]) for i in range(0, len(batch), BATCH)])
         logp = logits - logits.max(axis=1, keepdims=True)
         logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
         if turned:
@@ -425,21 +438,12 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         strict = value in reading.uncertain[k].rules_out
         wholes.append(_Spot(x, y, value, ACCEPT if strict else AGREE, _CENTRED,
                             views=len(_CENTRED) if strict else 1))
-    # Every view the network is asked about in this frame, in one batch.
+    # Every view the network is asked about in this frame, in one call.
     views = [(d.x, d.y, s) for d, s in zip(reading.dice, _view_sides(reading.dice, side))] \
         + _views(spots + wholes, side)
     asked = [v for v in views if v not in screened]
     screened.update(zip(asked, net.crop_probabilities(img, asked)))
     probs = np.array([screened[v] for v in views], np.float32).reshape(-1, NOT_A_FACE + 1)
-    # The views of the ``turned`` spots, read again in their four quarter turns.
-    turns = [False] * len(reading.dice) + [spot.turned for spot in spots + wholes for _ in spot.pattern]
-    turned_probs = probs
-    if any(turns):
-        asked = list(dict.fromkeys(v for v, t in zip(views, turns) if t))
-        upright = np.array([screened[v] for v in asked], np.float32)
-        seen_turned = dict(zip(asked, net.crop_probabilities(img, asked, turned=True, upright=upright)))
-        turned_probs = np.array([seen_turned[v] if t else row for v, t, row in zip(views, turns, probs)],
-                                np.float32)
     n = len(reading.dice)
     out = DiceReading(die_sizes=reading.die_sizes)
     for d, p in zip(reading.dice, probs[:n]):
@@ -473,16 +477,18 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         else:
             # (the pips' own reading, their centres kept: they tell the slant, ``slant.layout_stretch``)
             out.dice.append(replace(d, confidence=round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
-    faces, turned_faces = probs[n:, :NOT_A_FACE], turned_probs[n:, :NOT_A_FACE]
+    faces = probs[n:, :NOT_A_FACE]
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
     ends = np.cumsum([len(spot.pattern) for spot in spots[:len(reading.uncertain)]], dtype=int)
     seen = [float(faces[e - len(spot.pattern):e].max()) for e, spot in zip(ends, spots)]
     # Values the pips rule out at a spot are not read there (``Uncertain.rules_out``).
+    ruled = None
     if any(u.rules_out for u in reading.uncertain):
         ruled = np.zeros(faces.shape, bool)
         for e, spot, u in zip(ends, spots, reading.uncertain):
             ruled[e - len(spot.pattern):e, [v - 1 for v in u.rules_out]] = True
-        faces, turned_faces = (np.where(ruled, np.float32(0.0), f) for f in (faces, turned_faces))
+        faces = np.where(ruled, np.float32(0.0), faces)
+    turned_faces = _turned_faces(net, img, spots, len(reading.uncertain), views[n:], probs[n:], faces, ruled, screened)
     found = _surest_views(spots + wholes, views[n:], faces, turned_faces)
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
@@ -589,6 +595,35 @@ class _Spot(NamedTuple):
 def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
     """The views (x, y, die side) the network looks at for ``spots``."""
     return [(s.x + dx * side, s.y + dy * side, k * side) for s in spots for dx, dy, k in s.pattern]
+
+
+def _turned_faces(net: FaceNet, img: np.ndarray, spots: list[_Spot], asked_about: int, views, probs: np.ndarray,
+                  faces: np.ndarray, ruled: np.ndarray | None, seen: dict) -> np.ndarray:
+    """The face probabilities ``_surest_views`` reads the ``turned`` spots by where their
+    views as they are read nothing: ``faces`` (``probs``'s faces, of ``views``, the spots'
+    views in order, zeroed where ``ruled``), with each such spot's views read in their four
+    quarter turns (``FaceNet.crop_probabilities``; ``seen``: each view's ``probs``). A view
+    read turned costs the network three views more: a turned spot that its views as they
+    are read is not read turned. (It is read as ``second_opinion`` reads it: the first
+    ``asked_about`` spots, the uncertain ones, also without their pips' value.) (All 250 dev
+    photos through a 60-degree webcam at 40 degrees, one look: 67 -> 21 turned views a
+    frame, 179 -> 132 views in all; the same readings.)"""
+    need, start = [], 0
+    for k, spot in enumerate(spots):
+        p = faces[start:start + len(spot.pattern)]
+        if spot.turned and (_read_at(spot, p, ACCEPT, STEADY) is None or k < asked_about and
+                            _read_at(spot._replace(hint=None), p, ACCEPT, STEADY) is None):
+            need += range(start, start + len(spot.pattern))
+        start += len(spot.pattern)
+    if not need:
+        return faces
+    asked = list(dict.fromkeys(views[i] for i in need))
+    upright = np.array([seen[v] for v in asked], np.float32)
+    turned = dict(zip(asked, net.crop_probabilities(img, asked, turned=True, upright=upright)))
+    rows = probs.copy()
+    rows[need] = [turned[views[i]] for i in need]
+    rows = rows[:, :NOT_A_FACE]
+    return rows if ruled is None else np.where(ruled, np.float32(0.0), rows)
 
 
 def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned_faces: np.ndarray) -> list[Die | None]:
