@@ -12,9 +12,9 @@
   them, read as they are and told its field of view (flattened first: ``perspective``);
 - ms the settle detector spends on a settled roll of those real frames: the three still
   frames it reads and pools (the second and third enlarged where the dice are small and
-  the first left something to ask about; five where one of them alone read a die), and
-  the process's peak resident memory before and after the real frames (the face network
-  holds its layers' outputs for each batch of views it reads);
+  the first left something to ask about; five where one of them alone read a die); and
+  the most memory the process holds while reading the real frames, against what it held
+  with them made (where Linux's /proc tells it);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
@@ -71,7 +71,6 @@ def main() -> int:
     photos = sorted(glob.glob(os.path.join(DEV_PHOTOS, "*.jpg")))[::5]
     if photos:
         from companion.vision.photo_views import as_frame, load_labels
-        before = _peak_mb()
         frames, wide, dice = [], [], 0
         for k, path in enumerate(photos):
             img = cv2.imread(path)
@@ -80,6 +79,7 @@ def main() -> int:
             frames.append(frame)
             dice += len(labels)
             wide.append(as_frame(img, [], frame="640x480", jpeg=80, tilt=40.0, seed=k, field_of_view=53.0)[0])
+        held = _resident_mb(from_now=True)
         _time(f"{len(frames)} real photos (held out, {dice / len(frames):.1f} dice each) as 640x480 "
               "frames 40 degrees from overhead", frames, None)
         # (Seen steeply, each frame is flattened first, by the field of view assumed or told:
@@ -91,8 +91,11 @@ def main() -> int:
         # three frames and pools them, the second and third enlarged where the dice are small
         # and the first left something to ask about (``settle``).
         _time_settled(f"{len(frames)} real photos as those frames 40 degrees from overhead", frames)
-        # (The face network's share of the memory: real frames ask it about hundreds of views.)
-        print(f"  peak resident memory: {before:.0f} MB before the real frames, {_peak_mb():.0f} MB after")
+        # (Real frames ask the face network about hundreds of views, whose layers' outputs it
+        # holds a batch at a time.)
+        if held is not None:
+            print(f"  resident memory: {held:.0f} MB with those frames made, at most "
+                  f"{_resident_mb():.0f} MB while reading them as above")
 
     # The face network's share of those figures: one view per die read, fifteen around each
     # spot it is asked to read on its own.
@@ -158,11 +161,18 @@ def _time_settled(label: str, frames: list) -> None:
           f"median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms (CPU)")
 
 
-def _peak_mb() -> float:
-    """The most memory this process has held resident so far, in MB."""
-    import resource
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / 2 ** 20 if sys.platform == "darwin" else peak / 2 ** 10   # (bytes on macOS, KB elsewhere)
+def _resident_mb(from_now: bool = False) -> float | None:
+    """The most memory this process has held resident (Linux's VmHWM), in MB; None where
+    /proc does not tell it. ``from_now``: that peak set back to what it holds now, first
+    (so the next call tells the peak since)."""
+    try:
+        if from_now:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+        with open("/proc/self/status") as f:
+            return int(f.read().split("VmHWM:")[1].split()[0]) / 1024
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _time(label: str, frames: list, calibration) -> list:
