@@ -6,7 +6,8 @@ import pytest
 
 from companion.vision.calibration import Calibration
 from companion.vision.dice import read_dice
-from companion.vision.face_net import CROP_PX, FULLER_SHOWN, TURNED_SHOWN, FaceNet, face_crop, second_opinion
+from companion.vision.face_net import (ACCEPT, BATCH, CROP_PX, FULLER_SHOWN, TURNED_SHOWN, FaceNet, face_crop,
+                                       second_opinion)
 from companion.vision.render import render_scene
 from companion.vision.types import DiceReading, Die, Uncertain
 
@@ -406,7 +407,7 @@ def test_a_lone_mark_among_marks_is_read_where_the_network_reads_it_alike_in_fou
     checked = second_opinion(frame, reading, net=net, turned={"a mark among marks"})
     assert [(d.value, d.x, d.y, d.confidence) for d in checked.dice] == ([(5, 100, 100, shown)] if shown else [])
     assert len(checked.uncertain) == (0 if shown else 1)
-    assert (net.turned_views > 0) == (reason == "a mark among marks" and upright < 0.95)
+    assert (net.turned_views > 0) == (reason == "a mark among marks" and upright < ACCEPT)
 
 
 class _OneWayUp:
@@ -468,8 +469,6 @@ def test_many_views_are_read_a_few_at_a_time_each_as_if_read_alone(monkeypatch, 
     # one batch, its layers' outputs for them all took memory a Pi can ill spare. It reads
     # them BATCH at a time, and each view's answer is the one it gives that view alone.
     import cv2
-
-    from companion.vision.face_net import BATCH
 
     monkeypatch.setattr(cv2.dnn, "readNetFromONNX", lambda path: _ByPixels())
     net = FaceNet("weights.onnx")
