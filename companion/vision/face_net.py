@@ -488,8 +488,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
         for e, spot, u in zip(ends, spots, reading.uncertain):
             ruled[e - len(spot.pattern):e, [v - 1 for v in u.rules_out]] = True
         faces = np.where(ruled, np.float32(0.0), faces)
-    turned_faces = _turned_faces(net, img, spots, len(reading.uncertain), views[n:], probs[n:], faces, ruled, screened)
-    found = _surest_views(spots + wholes, views[n:], faces, turned_faces)
+    turned = _TurnedViews(net, img, views[n:], probs[n:], ruled)
+    found = _surest_views(spots + wholes, views[n:], faces, turned)
     # An uncertain spot whose pips are part of a whole face (``Uncertain.whole``) has a
     # second chance: the network reading that face's value at its centre (at ``AGREE``).
     # Two readings of one spot that differ leave it uncertain.
@@ -510,7 +510,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), net: FaceNet | None 
     # What the network is sure of around each spot left, whatever its pips showed: where
     # that is the face of a die read there, the spot is that die again.
     again = _surest_views([spot._replace(hint=None) for spot in spots[:len(reading.uncertain)]],
-                          views[n:], faces, turned_faces) if stays else []
+                          views[n:], faces, turned) if stays else []
     for k in stays:
         if reading.uncertain[k].reason in bodiless and seen[k] < SCREEN:
             continue   # (no die body and no face seen: nothing die-like to ask about)
@@ -597,43 +597,37 @@ def _views(spots: list[_Spot], side: float) -> list[tuple[float, float, float]]:
     return [(s.x + dx * side, s.y + dy * side, k * side) for s in spots for dx, dy, k in s.pattern]
 
 
-def _turned_faces(net: FaceNet, img: np.ndarray, spots: list[_Spot], asked_about: int, views, probs: np.ndarray,
-                  faces: np.ndarray, ruled: np.ndarray | None, seen: dict) -> np.ndarray:
-    """The face probabilities ``_surest_views`` reads the ``turned`` spots by where their
-    views as they are read nothing: ``faces`` (``probs``'s faces, of ``views``, the spots'
-    views in order, zeroed where ``ruled``), with each such spot's views read in their four
-    quarter turns (``FaceNet.crop_probabilities``; ``seen``: each view's ``probs``). A view
-    read turned costs the network three views more: a turned spot that its views as they
-    are read is not read turned. (It is read as ``second_opinion`` reads it: the first
-    ``asked_about`` spots, the uncertain ones, also without their pips' value.) (All 250 dev
-    photos through a 60-degree webcam at 40 degrees, one look: 67 -> 21 turned views a
-    frame, 179 -> 132 views in all; the same readings.)"""
-    need, start = [], 0
-    for k, spot in enumerate(spots):
-        p = faces[start:start + len(spot.pattern)]
-        if spot.turned and (_read_at(spot, p, ACCEPT, STEADY) is None or k < asked_about and
-                            _read_at(spot._replace(hint=None), p, ACCEPT, STEADY) is None):
-            need += range(start, start + len(spot.pattern))
-        start += len(spot.pattern)
-    if not need:
-        return faces
-    asked = list(dict.fromkeys(views[i] for i in need))
-    upright = np.array([seen[v] for v in asked], np.float32)
-    turned = dict(zip(asked, net.crop_probabilities(img, asked, turned=True, upright=upright)))
-    rows = probs.copy()
-    rows[need] = [turned[views[i]] for i in need]
-    rows = rows[:, :NOT_A_FACE]
-    return rows if ruled is None else np.where(ruled, np.float32(0.0), rows)
+class _TurnedViews:
+    """The face probabilities of ``views`` (``probs``: as they look), each view read in its
+    four quarter turns (``FaceNet.crop_probabilities``) when ``_surest_views`` first reads a
+    spot by them: most ``turned`` spots are read, or not, by their views as they look, and
+    a view read turned costs the network three views more. ``ruled``: where the values ruled
+    out at the views are zeroed (None: nowhere). (All 250 dev photos through a 60-degree
+    webcam at 40 degrees, one look: 67 -> 21 turned views a frame, 179 -> 132 views in all,
+    where every view of a turned spot was read turned; the same readings.)"""
+
+    def __init__(self, net: FaceNet, img: np.ndarray, views, probs: np.ndarray, ruled: np.ndarray | None):
+        self.net, self.img, self.views, self.probs, self.ruled = net, img, views, probs, ruled
+        self.read: dict[tuple[float, float, float], np.ndarray] = {}
+
+    def faces(self, start: int, stop: int) -> np.ndarray:
+        """The face probabilities of ``views[start:stop]``, each read turned."""
+        new = {self.views[i]: i for i in range(start, stop) if self.views[i] not in self.read}
+        if new:
+            self.read.update(zip(new, self.net.crop_probabilities(self.img, list(new), turned=True,
+                                                                  upright=self.probs[list(new.values())])))
+        rows = np.array([self.read[v] for v in self.views[start:stop]], np.float32)[:, :NOT_A_FACE]
+        return rows if self.ruled is None else np.where(self.ruled[start:stop], np.float32(0.0), rows)
 
 
-def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned_faces: np.ndarray) -> list[Die | None]:
+def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned: _TurnedViews) -> list[Die | None]:
     """For each spot, given its ``views`` and the network's face probabilities ``faces``
     for them (in order): the die it reads there, if it is sure (``ACCEPT``) of its surest
     value in ``spot.views`` of the views (or, for a ``steady`` spot, nearly sure of it in
     ``STEADY_VIEWS``), else None. Where the pips showed a value (``hint``), that value is
     read in the views centred on them, at ``bar``; failing that, one of the ``fuller``
     faces anywhere, at ``ACCEPT``. A ``turned`` spot not so read is read likewise from
-    ``turned_faces`` (its views in four quarter turns) at ``TURNED_ACCEPT`` and
+    ``turned`` (its views in four quarter turns) at ``TURNED_ACCEPT`` and
     ``TURNED_STEADY``, its die shown at most ``TURNED_SHOWN``."""
     out: list[Die | None] = []
     start = 0
@@ -641,7 +635,7 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned_faces: np
         p = faces[start:start + len(spot.pattern)]
         shown, at = 1.0, _read_at(spot, p, ACCEPT, STEADY)
         if at is None and spot.turned:
-            p = turned_faces[start:start + len(spot.pattern)]
+            p = turned.faces(start, start + len(spot.pattern))
             shown, at = TURNED_SHOWN, _read_at(spot, p, TURNED_ACCEPT, TURNED_STEADY)
         if at is None:
             out.append(None)
