@@ -105,6 +105,30 @@ def test_a_face_just_below_a_die_is_its_side_only_if_it_is_its_plastic(below, ou
     assert any(u.x == 100 and u.y == 132 for u in out.uncertain) == (outcome == "uncertain")
 
 
+def test_a_die_below_another_is_told_from_its_side_by_its_body_not_its_pips():
+    # A black die with red pips, just below a red die at a slant (a dev photo through a
+    # 60-degree webcam at 40 degrees; here blue, and its pips that blue in shade): the
+    # middle of a 6 is more pip than body, and measured over its pips, it was that die's
+    # plastic in shade, its side, dropped unasked. Off its pips, its body is black:
+    # another die, read.
+    import cv2
+    from companion.vision.segment import colour_space
+    from companion.vision.slant import side_faces
+    from companion.vision.types import DiceReading, Die
+
+    img = np.full((240, 200, 3), 180, np.uint8)
+    img[80:116, 80:120] = (200, 110, 60)     # the blue die beyond, its top face at (100, 100)
+    img[116:152, 80:120] = (35, 35, 35)       # a black 6 just below it, at (100, 134) ...
+    pips = [(100 + dx, 134 + dy) for dx in (-9, 9) for dy in (-9, 0, 9)]
+    for x, y in pips:
+        cv2.circle(img, (x, y), 5, (120, 66, 36), -1)   # ... its big pips that blue in shade
+    upper = Die(5, 100, 100, 0.9)
+    lower = Die(6, 100, 134, 0.9, 40.0, tuple((float(x), float(y)) for x, y in pips))
+    stretch = (1.0, 1.0 / math.cos(math.radians(40)))
+    out = side_faces(colour_space(img), DiceReading([upper, lower], [], [40.0]), stretch)
+    assert out.dice == [upper, lower] and not out.uncertain
+
+
 def test_beyond_45_degrees_the_top_faces_pips_tell_the_slant():
     # From 55 degrees a top face is squashed to 0.57, its pips measure about 0.6 (their
     # outlines are rounder than they are), and the near sides' pips, seen 35 degrees off
