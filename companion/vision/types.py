@@ -43,7 +43,9 @@ class Uncertain:
     spot, where it looked: a calibrated logo face is read only where it is low.
     ``rules_out`` holds the values the pips found there (or not found) cannot be, which a
     second reader must not read there either (a lone pip off its die's centre is no 1, nor
-    is a die body with no pip found on it). None of these is in the JSON either.
+    is a die body with no pip found on it). ``side`` is, for pips with no die body around
+    them, the side of the die their layout spans: the size the network looks at where
+    nothing else in the frame gives one. None of these is in the JSON either.
     """
     x: float
     y: float
@@ -52,6 +54,7 @@ class Uncertain:
     whole: tuple[int, float, float] | None = field(default=None, repr=False, compare=False)
     pip_face: float | None = field(default=None, repr=False, compare=False)
     rules_out: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    side: float | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -127,9 +130,9 @@ class DiceReading:
             return where(x, y)[0]
 
         def moved(u: Uncertain) -> Uncertain:
-            x, y = pos(u.x, u.y)
+            (x, y), scale = where(u.x, u.y)
             whole = None if u.whole is None else (u.whole[0], *pos(u.whole[1], u.whole[2]))
-            return replace(u, x=x, y=y, whole=whole)
+            return replace(u, x=x, y=y, whole=whole, side=None if u.side is None else u.side * scale)
 
         def moved_die(d: Die) -> Die:
             (x, y), scale = where(d.x, d.y)
