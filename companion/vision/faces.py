@@ -892,8 +892,9 @@ class FaceFinder:
     def _bodiless(pts: np.ndarray, cx: float, cy: float, hint: int | None) -> Uncertain:
         """The spot to ask about where pips at ``pts`` (centred at cx, cy) have no die body
         around them: with, where they show a face of 3 or more (``hint``), the side of the
-        die their corner pips span (as ``_read_face`` measures one), which the network looks
-        at where nothing else in the frame gives a die's size (a white die on a pale tray).
+        die their corner pips span (as ``_read_face`` measures one), at which the network
+        reads the spot where nothing else in the frame gives a die's size (a white die on a
+        pale tray: ``dice._read_at_their_own_sizes``).
         (Two spots give no size: any two specks are some distance apart.) (A white 3 alone
         on a white tray, rendered, six seeds: 0 -> 5 read right, none wrong; all 250 dev
         photos through a webcam at 40 degrees, 60 and 53 wide, three looks: the one such
