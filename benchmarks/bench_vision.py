@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import glob
+import math
 import os
 import statistics
 import sys
@@ -37,6 +38,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from vision_accuracy import DEFAULT_DIR as DEV_PHOTOS  # noqa: E402
 # (a hand reaching into the tray: the motion before a settled roll)
 from vision_stills import _hand_over  # noqa: E402
+# (a process's memory, as /proc tells it)
+from bench_daemon import rss_mb  # noqa: E402
 
 
 def main() -> int:
@@ -169,10 +172,10 @@ def _resident_mb(from_now: bool = False) -> float | None:
         if from_now:
             with open("/proc/self/clear_refs", "w") as f:
                 f.write("5")
-        with open("/proc/self/status") as f:
-            return int(f.read().split("VmHWM:")[1].split()[0]) / 1024
-    except (OSError, IndexError, ValueError):
+        peak = rss_mb(os.getpid(), "VmHWM")
+    except OSError:
         return None
+    return None if math.isnan(peak) else peak
 
 
 def _time(label: str, frames: list, calibration) -> list:

@@ -38,6 +38,10 @@ HOLE_CONTRAST = MIN_BODY_TOLERANCE
 BLUR_LIMIT = 0.55
 # Pips flatter than this (minor/major axis) lie on a side face seen at a slant.
 SIDE_FACE_RATIO = 0.65
+# The corner pips of a face (its outermost) span this share of the die's side, 0.6 to 0.8
+# from rounded dice to sharp-edged ones (the network allows for a fifth either way): the
+# die's size where no body was measured around them.
+CORNER_SPAN = 0.7
 # A face the first pass read is found again by the second (``dice._read_adapting``) where
 # each of its pips lies within this share of the pip's radius of where it did (a finer pip
 # filter moves a pip's centre by a fraction of a pixel).
@@ -66,12 +70,6 @@ def frame_colours(img: np.ndarray, drop: float = 0.0, tray: np.ndarray | None = 
     tray = colour_space(background(img)) if tray is None else tray
     fg = foreground_mask(img, bg_colours=tray) if fg is None else fg
     return FrameColours(colour_space(cv2.GaussianBlur(img, (3, 3), 0)), tray, fg, drop)
-
-
-# The corner pips of a face (its outermost) span this share of the die's side, 0.6 to 0.8
-# from rounded dice to sharp-edged ones (the network allows for a fifth either way): the
-# die's size where no body was measured around them.
-CORNER_SPAN = 0.7
 
 
 def no_overlaps(reading: DiceReading) -> DiceReading:
