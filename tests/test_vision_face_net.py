@@ -1,13 +1,15 @@
 """The face network: the second reader that must agree before a die stands, and that reads
 what the pip reader could not only when it is sure."""
 
+import math
+
 import numpy as np
 import pytest
 
 from companion.vision.calibration import Calibration
 from companion.vision.dice import read_dice
-from companion.vision.face_net import (ACCEPT, BATCH, CROP_PX, FULLER_SHOWN, TURNED_SHOWN, FaceNet, face_crop,
-                                       second_opinion)
+from companion.vision.face_net import (ACCEPT, BATCH, CROP_PX, FULLER_SHOWN, TURNED_SHOWN, UNREAD_REASON, FaceNet,
+                                       face_crop, second_opinion)
 from companion.vision.render import render_scene
 from companion.vision.types import DiceReading, Die, Uncertain
 
@@ -320,6 +322,46 @@ def test_a_die_only_the_network_speaks_for_needs_it_sure_in_two_views(place, sur
     net = _SureIn({(140, 100, 40): 4, **{view: 5 for view in sure_views}})
     checked = second_opinion(frame, reading, net=net, **places)
     assert sorted((d.value, d.x, d.y) for d in checked.dice) == [(4, 140, 100)] + ([(5, 100, 100)] if read else [])
+
+
+class _SureNear:
+    """A stand-in for the network that reads face ``value`` at 0.99 in views centred within
+    a fifth of the view's side of (x, y), sees it at 0.7 within two fifths, and no top face
+    anywhere else (it was taught that a view shifted a little is the face, one half a side
+    off none); ``more``: other faces, as (value, x, y)."""
+
+    def __init__(self, value, x, y, more=()):
+        self.faces = [(value, x, y), *more]
+
+    def crop_probabilities(self, img, views):
+        out = np.zeros((len(views), 7), np.float32)
+        out[:, 6] = 1.0
+        for row, (x, y, side) in zip(out, views):
+            for value, fx, fy in self.faces:
+                off = math.hypot(x - fx, y - fy) / side
+                if off < 0.4:
+                    p = 0.99 if off < 0.2 else 0.7
+                    row[:] = (1.0 - p) / 6
+                    row[value - 1] = p
+        return out
+
+
+def test_a_place_beside_a_die_read_is_looked_at_further_round_than_a_blobs():
+    # A die touching a die read, its pips not found (a blue 1 with a dark red pip against a
+    # green 4): the place the network looks at is the middle of the blob's part off the die
+    # read, measured without that die's disc and near sides, which take some of the die
+    # touching it too: it lies up to half a side off that die's centre. Looked at only as
+    # far round as a blob's middle, the die is asked about; looked at further, it is read.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([Die(4, 140, 100, 0.9)], [], [40.0])
+    net = _SureNear(1, 100, 100, more=[(4, 140, 100)])
+    beside = second_opinion(frame, reading, net=net, beside=[(80, 100)])
+    [four, one] = sorted(beside.dice, key=lambda d: -d.x)
+    assert (four.value, four.x, one.value) == (4, 140, 1) and math.hypot(one.x - 100, one.y - 100) < 0.25 * 40
+    assert beside.uncertain == []
+    as_a_blob = second_opinion(frame, reading, net=net, candidates=[(80, 100)])
+    assert [d.value for d in as_a_blob.dice] == [4]
+    assert [u.reason for u in as_a_blob.uncertain] == [UNREAD_REASON]
 
 
 class _Recording(_SureIn):

@@ -493,11 +493,12 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         reading.die_sizes += outline_sides(outlines, frame, found)
     if not reading.die_sizes:
         reading = _read_at_their_own_sizes(img, reading)
-    blobs = unreported_blobs(colours.fg, outlines, reading, stretch, search.strongest()) if look_at_blobs else []
+    blobs, beside = unreported_blobs(colours.fg, outlines, reading, stretch, search.strongest()) \
+        if look_at_blobs else ([], [])
     # (before the network reads any of them)
     pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
     by_pips = {(d.x, d.y) for d in reading.dice}
-    reading = second_opinion(img, reading, blobs,
+    reading = second_opinion(img, reading, blobs, beside=beside,
                              look_above=OUTLINE_REASONS if colours.drop > 0 else (), bodiless=BODILESS_REASONS,
                              conflicting=UNSTEADY_REASONS, round_bodies=(ROUND_BODY_REASON,), turned=(LOGO_REASON,),
                              confirm_only=possible_sides(reading, stretch, SHAPELESS_REASONS, OUTLINE_REASONS)

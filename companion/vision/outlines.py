@@ -56,7 +56,8 @@ def cut_by_the_edge(reading: DiceReading, fg: np.ndarray) -> DiceReading:
 
 
 def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: DiceReading,
-                     stretch: tuple[float, float] | None, spots: np.ndarray) -> list[tuple[float, float]]:
+                     stretch: tuple[float, float] | None, spots: np.ndarray
+                     ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """Places on things off the tray (``mask``; ``outlines``, its ``segment.blob_outlines``) with nothing
     reported on them, where the face network may find a die the pips did not show (a lone
     pip too small to trust, a white die the mask hardly sees): the centre of a blob shaped
@@ -68,13 +69,16 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
     found a 6 there.) And the places touching a die already reported: where a blob the size
     of one or two dice has its centre on a die reported, the centre of the part of it off
     that die, if that part is over 0.4 of a die's area (a die leaning on it, whose pips were
-    not found).
+    not found). Returns the places of the first kinds, and those beside a die reported
+    apart: the part measured is what lies off that die and its near sides, which cut into
+    the die beside it too, so its middle lies off that die's centre by up to half a side
+    (``face_net.second_opinion``'s ``beside``).
 
     In a frame stretched back from a slant (``stretch``), a die's outline is its top face
     and the sides below it, taller by ``slant.side_drop`` die sides: the blob sizes allow
     for that, and the sides of a die already reported are not looked at again."""
     if not reading.die_sizes:
-        return []
+        return [], []
     side = reading.die_side
     reach = side_drop(stretch) if stretch else 0.0
     along_y = bool(stretch) and stretch[1] > stretch[0]
@@ -97,7 +101,7 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
         return ok
 
     one_die = side * side * (1 + reach)
-    out = []
+    out, beside = [], []
     # The blobs: each outer outline's box, labelled on its own (labelling the whole frame,
     # most of it tray, costs several times more), in raster order.
     for outline in sorted(outlines, key=lambda c: (c[0, 0, 1], c[0, 0, 0])):
@@ -120,7 +124,7 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
             if not free(xs.mean(keepdims=True), ys.mean(keepdims=True))[0]:
                 off = free(xs, ys)
                 if np.count_nonzero(off) > 0.4 * side * side:
-                    out.append((float(xs[off].mean()), float(ys[off].mean()) - shift))
+                    beside.append((float(xs[off].mean()), float(ys[off].mean()) - shift))
                 continue
             (cx, cy), (rw, rh), _ = cv2.minAreaRect(outline)
             thin = max(rw, rh) > 1.6 * (1 + reach) * min(rw, rh)
@@ -133,7 +137,7 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
         if points:
             keep = free(*np.array(points).T)
             out += [p for p, ok in zip(points, keep) if ok]
-    return out
+    return out, beside
 
 
 # A blob narrower than this, in die sides, holds no die: a pencil, a cable.
