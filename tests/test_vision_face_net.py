@@ -238,6 +238,21 @@ def test_a_die_whose_pips_the_network_overrules_with_a_fuller_face_is_read_as_th
         assert checked.dice == [] and len(checked.uncertain) == 1
 
 
+@pytest.mark.parametrize("p, read", [(0.97, True), (0.92, False)])
+def test_a_lone_pip_read_as_a_1_is_a_2_only_where_the_network_is_sure_of_the_2(p, read):
+    # The pip reader took a lone pip near its body's middle for a 1; it may be one pip of
+    # a 2 whose other it missed (a red pip lost in its glint), the body's middle misjudged.
+    # A 2 is no pip more on a 1's face, so being sure enough to overrule the pips does not
+    # make it one: a glint beside a 1's pip looks like a 2's other pip too. It is asked.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([Die(1, 100, 100, 0.9)], [], [40.0])
+    checked = second_opinion(frame, reading, net=_FaceAt(2, p, 100, 100))
+    if read:
+        assert [(d.value, d.x, d.y) for d in checked.dice] == [(2, 100, 100)] and checked.uncertain == []
+    else:
+        assert checked.dice == [] and [(u.x, u.y) for u in checked.uncertain] == [(100, 100)]
+
+
 @pytest.mark.parametrize("hint, value, p, read", [(2, 6, 0.97, True), (2, 6, 0.9, False),
                                                   (4, 3, 0.99, False), (3, 5, 0.97, True)])
 def test_pips_that_are_part_of_a_face_are_read_as_the_face_the_network_is_sure_of(hint, value, p, read):
