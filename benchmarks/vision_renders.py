@@ -10,7 +10,8 @@ quality 80, and is read as ``companion dice read`` reads a photo (three looks po
 ``pooling.read_still``), with no slant known unless ``--told``.
 
 Prints, per kind of frame and in all: dice read right, read wrong, read where none lies
-("phantom"), asked about, missed; the places asked about where no die lies ("stray"); and
+("phantom"), asked about, missed; the places asked about where no die lies ("stray"); the
+frames read whole (every die right, nothing asked: the players need press nothing); and
 the right and wrong reads by the confidence the reader gave them. The dev photos are the
 measure of accuracy (``vision_accuracy.py``); these renders are where the dice show their
 near sides, which a photo warped to a slant does not.
@@ -95,24 +96,28 @@ def main(argv=None) -> int:
     ap.add_argument("--slants", type=int, nargs="+", default=[40, 55], help="degrees from overhead")
     ap.add_argument("--told", action="store_true", help="tell the reader each frame's true slant")
     args = ap.parse_args(argv)
+    kinds = list(itertools.product(("tray", "wood"), ("white", "mixed"), args.slants, (0, 3), (False, True)))
     for seed_base in args.seeds:
         total, reads = collections.Counter(), []
         print(f"set {seed_base}: {args.per} frames of each kind" + (", true slant told" if args.told else ""))
-        for kind in itertools.product(("tray", "wood"), ("white", "mixed"), args.slants, (0, 3), (False, True)):
+        for kind in kinds:
             table, colour, slant, clutter, small = kind
             told = Calibration(stretch=[1.0, 1 / math.cos(math.radians(slant))]) if args.told and slant else None
             count = collections.Counter()
             for k in range(args.per):
                 frame, truth = frame_of(seed_base, k, *kind)
                 c, r = score(read_still(frame, told), truth)
+                # (every die read right and nothing asked: the players press nothing)
+                c["whole"] = int(c["right"] == c["dice"] and not c["stray"] and not c["phantom"])
                 count += c
                 reads += r
             total += count
             print(f"  {table:4} {colour:5} {slant:2} degrees, clutter {clutter}, {'small' if small else 'large'}: "
-                  f"{count['right']}/{count['dice']} right, " + ", ".join(f"{k} {count[k]}" for k in KINDS[1:]),
-                  flush=True)
+                  f"{count['right']}/{count['dice']} right, " + ", ".join(f"{k} {count[k]}" for k in KINDS[1:])
+                  + f"; frames read whole {count['whole']}/{args.per}", flush=True)
+        frames = args.per * len(kinds)
         print(f"set {seed_base} in all: {total['right']}/{total['dice']} right, "
-              + ", ".join(f"{k} {total[k]}" for k in KINDS[1:]))
+              + ", ".join(f"{k} {total[k]}" for k in KINDS[1:]) + f"; frames read whole {total['whole']}/{frames}")
         for lo, hi in zip(BANDS, BANDS[1:]):
             band = [ok for ok, c in reads if lo <= c < hi]
             print(f"  confidence {lo:.1f}-{min(hi, 1.0):.1f}: right {band.count(True)}, wrong {band.count(False)}, "
