@@ -322,6 +322,9 @@ UNREAD_REASON = "die-like, but its face cannot be read"
 # squeezed into 4:3; with OVERRULE too, 1,631 at 55 degrees, and squeezed, that 1 was
 # read as a 2.)
 _FULLER = {1: (2, 3, 5), 2: (3, 4, 5, 6), 3: (5,), 4: (5, 6)}
+# Of those, the face with one pip more on the pips' own face, its middle one (glare takes a
+# 2's or a 4's middle pip): read where the network is sure enough to overrule the pips.
+_MIDDLE_PIP_MORE = {2: 3, 4: 5}
 # A die's body measured this many times bigger or smaller than the others' is another die.
 DIE_SIZE_SPREAD = 1.5
 
@@ -430,12 +433,12 @@ def second_opinion(img: np.ndarray, reading, candidates=(), beside=(), net: Face
     # centred on one pip of a 2 whose pips did not link can look like a 1, and one shifted
     # onto a die beside the place can see that die's face. Two views must agree.
     screened: dict[tuple[float, float, float], np.ndarray] = {}   # (its views, not asked again)
-    wide = set(beside)
-    spots += [_Spot(x, y, None, ACCEPT, _AROUND_WIDE if (x, y) in wide else _AROUND, views=2)
-              for x, y in _screened(net, img, [*candidates, *beside], side, screened)]
+    around = {**{p: _AROUND for p in candidates}, **{p: _AROUND_WIDE for p in beside}}   # (each place's views)
+    places = _screened(net, img, list(around), side, screened)
+    spots += [_Spot(x, y, None, ACCEPT, around[x, y], views=2) for x, y in places]
     looked_at = range(len(reading.uncertain), len(spots))   # (the candidates screened in)
     # A lone spot is a 1's centre if anything: the network looks there at a few sizes only.
-    looked = [*taken, *candidates, *beside]
+    looked = [*taken, *around]
     for x, y in reading.leads:
         if all(math.hypot(x - tx, y - ty) > 0.75 * side for tx, ty in looked):
             spots.append(_Spot(x, y, None, ACCEPT, _CENTRED, views=2))
@@ -468,8 +471,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), beside=(), net: Face
         # three looks, 1-3 more read right in four of seven views, none more wrong; any
         # fuller face so read a 6 as a 5 in one look.)
         value = best + 1
-        if value in _FULLER.get(d.value, ()) and (p[best] >= ACCEPT or p[best] > OVERRULE and value == d.value + 1
-                                                  and d.value != 1):
+        if value in _FULLER.get(d.value, ()) and (p[best] >= ACCEPT or p[best] > OVERRULE
+                                                  and _MIDDLE_PIP_MORE.get(d.value) == value):
             confidence = round(0.5 + 0.4 * float(p[best]), 3)
             out.dice.append(Die(value, d.x, d.y, confidence if p[best] >= ACCEPT
                                 else min(confidence, FULLER_SHOWN)))
