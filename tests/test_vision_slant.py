@@ -337,6 +337,41 @@ def test_a_face_read_below_its_own_plastic_lit_brighter_is_the_near_side_of_that
         assert [(u.reason, u.hint) for u in out.uncertain] == [(UNDER_TOP_REASON, 3)]
 
 
+@pytest.mark.parametrize("below, above_read, outcome", [
+    ("black, red pips", True, "read"),    # a black 6 with red pips below a red die: another die
+    ("black, red pips", False, "side"),   # the plastic above not read: its pips unknown
+    ("red in shade", True, "side"),       # that red in shade, white pips: its side
+])
+def test_a_face_and_the_die_above_it_are_compared_off_their_pips_where_both_were_read(below, above_read, outcome):
+    # A black 6 whose red pips cover most of its middle, just below a red die: measured over
+    # its pips, its colour is that red in shade, and it was asked about as that die's side.
+    # Where both were read from their pips, each is measured off them: black below red is
+    # another die. Where the plastic above was not read, its pips are unknown, and both are
+    # measured over theirs as before (off its own pips only, a dark 5 just below its far
+    # side's row of red pips measured as that side's plastic in shade).
+    import cv2
+    from companion.vision.segment import colour_space
+    from companion.vision.slant import UNDER_TOP_REASON, sides_under_their_tops
+    from companion.vision.types import DiceReading, Die
+
+    img = np.full((200, 160, 3), 180, np.uint8)
+    img[68:108, 60:100] = (100, 100, 250)      # a red die, its top at (80, 88), a 1
+    cv2.circle(img, (80, 86), 5, (250, 250, 250), -1)
+    black = below == "black, red pips"
+    img[108:148, 60:100] = (30, 30, 30) if black else (60, 60, 150)
+    pips = [(x, y) for x in (71, 89) for y in (118, 128, 138)]   # a 6 at (80, 128)
+    for p in pips:
+        cv2.circle(img, p, 6 if black else 4, (60, 60, 150) if black else (250, 250, 250), -1)
+    fg = np.where(np.abs(img.astype(int) - 180).sum(axis=2) > 30, 255, 0).astype(np.uint8)
+    face = Die(6, 80, 128, 0.9, pips=tuple((float(x), float(y)) for x, y in pips))
+    dice = [Die(1, 80, 88, 0.9, pips=((80.0, 86.0),))] if above_read else []
+    out = sides_under_their_tops(colour_space(img), fg, colour_space(np.full_like(img, 180)),
+                                 DiceReading(dice + [face], [], [40.0]), None)
+    assert (face in out.dice) == (outcome == "read")
+    if outcome == "side":
+        assert [(u.reason, u.hint) for u in out.uncertain] == [(UNDER_TOP_REASON, 6)]
+
+
 def test_turned_dice_seen_steeply_have_their_near_sides_not_read_as_dice():
     # Dice turned on a wooden table, 32 px wide, 45 and 55 degrees from overhead through a
     # webcam (noise, JPEG 80), mostly 1s and 2s: their near sides, each below the top and

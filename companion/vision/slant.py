@@ -97,9 +97,14 @@ SIDE_COLOUR = 12.0
 # unasked. Off them, a 6 leaves 0.35-0.5 of the box, a 5 0.4, a 4 0.6 (computed). (All
 # 250 dev photos, three looks, through a 60-degree webcam at 40 degrees and a 53-degree
 # one at 40: that die missed -> asked about; no other die's outcome changed there, at 55
-# degrees, squeezed into 4:3 or as the phone took them. ``sides_under_their_tops``
-# measuring a face so, against the plastic above it measured over its pips: one die
-# more read right in two of those views, one fewer in two others; left as it is.)
+# degrees, squeezed into 4:3 or as the phone took them.) ``sides_under_their_tops`` measures
+# a face so where the die above it was read from its pips too, that die off them: a black 6
+# with red pips just below a red die, asked about as its side, is read at 40 degrees through
+# both webcams, and a red 2 below a red die at 55 (1,704 -> 1,705, 1,712 -> 1,713 and 1,630
+# -> 1,631 read right; squeezed into 4:3, that 6, missed before, is asked about; as the
+# phone took them, all as before; rendered trays, as before). (The face measured off its
+# pips against the plastic above over its pips: a dark 5 just below its far side's row of
+# red pips, read before, was asked about as that side's plastic in shade.)
 PIP_HOLE = 0.15
 # (over the whole box where the pips would leave less than this share of it: ``_body_colour``)
 BODY_LEFT = 0.15
@@ -602,7 +607,8 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
     rx = 0.3 * side
 
     def under_a_top(d) -> bool:
-        face = None
+        over_pips = None
+        own_pips = () if isinstance(d, Uncertain) else d.pips
         # (an uncertain spot lies at its pips' centre)
         above = TOP_ABOVE_AT if isinstance(d, Uncertain) or d.pips else (NETWORK_TOP_ABOVE_AT,) + TOP_ABOVE_AT
         for t, k in ((t, k) for t in above for k in TOP_ASIDE):
@@ -610,8 +616,17 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
             there = fg[max(0, int(y - ry)):min(h, int(y + ry) + 1), max(0, int(x - rx)):min(w, int(x + rx) + 1)]
             if y < 0 or not there.size or np.count_nonzero(there) < 0.8 * there.size:
                 continue   # (mostly tray: no die there; most faces stop here)
-            face = _body_colour(colours, d.x, d.y, rx, rx) if face is None else face
-            top = _body_colour(colours, x, y, rx, ry)
+            # (The face and the plastic above it measured alike: each off its pips where both
+            # were read from pips, else both over them; ``PIP_HOLE``.)
+            top_pips = next((e.pips for e in reading.dice if e is not d and e.pips and abs(e.x - x) < 0.5 * side
+                             and abs(e.y - y) < 0.5 * s * side), ()) if own_pips else ()
+            if top_pips:
+                face = _body_colour(colours, d.x, d.y, rx, rx, own_pips, PIP_HOLE * side)
+                top = _body_colour(colours, x, y, rx, ry, top_pips, PIP_HOLE * side)
+            else:
+                over_pips = _body_colour(colours, d.x, d.y, rx, rx) if over_pips is None else over_pips
+                face = over_pips
+                top = _body_colour(colours, x, y, rx, ry)
             if _in_shade(top, _body_colour(tray, x, y, rx, ry), (SHADOW_LIGHT, 1.1), SIDE_COLOUR) or \
                     not _shade_of(face, top):
                 continue   # (a shadow on the tray; or no shade of that plastic)
