@@ -120,6 +120,20 @@ def test_a_die_one_look_alone_read_is_looked_at_again():
     assert not read_once([frame((4, 100, 100))] * 3, pooled([frame((4, 100, 100))] * 3))
 
 
+def test_a_die_one_look_read_where_the_others_saw_nothing_is_looked_at_again():
+    # Three looks, one reading a 5 where the others saw nothing (the noise of two looks hid
+    # its pip): it is asked about, and the caller looks again. Read by both looks more, it
+    # is read; seen by neither, it is still asked about.
+    three = [frame((2, 50, 50)), frame((2, 50, 50), (5, 100, 100)), frame((2, 50, 50))]
+    out = pooled(three)
+    assert out.dice == [Die(2, 50, 50, 0.95)] and [u.reason for u in out.uncertain] == ["read in 1 of 3 still frames"]
+    assert read_once(three, out)
+    read = pooled(three + [frame((2, 50, 50), (5, 101, 99))] * 2)
+    assert sorted(d.value for d in read.dice) == [2, 5] and read.uncertain == []
+    unseen = pooled(three + [frame((2, 50, 50))] * 2)
+    assert [u.reason for u in unseen.uncertain] == ["read in 1 of 5 still frames"]
+
+
 def test_a_die_a_frame_both_read_and_asked_about_beside_is_read_there():
     # A frame may read a die and ask about its outline's centre a few pixels off: the
     # place takes the reading, closer though the question lies (two reads of five).

@@ -21,12 +21,12 @@ How it decides:
 - Once still for ``still_time`` seconds, ``still_reads`` frames in a row are read and
   pooled, place by place (``pooling.pooled``): a die read one way in one frame and not read
   in another is read; read two ways, it is uncertain. Where one frame alone read a die, the
-  others unsure of it, ``pooling.MORE_LOOKS`` frames more are read and pooled with them:
-  they may read it too, or otherwise (then it is uncertain). (Waiting for whole readings
-  to repeat instead waits on a webcam's noise: of 50 dev trays of about 7 dice seen
-  through it, 23 were not read alike three times running within 12 still frames:
-  ``benchmarks/vision_stills.py``.) A die still rolling is never read: any motion clears
-  the readings collected so far.
+  others unsure of it or seeing nothing there, ``pooling.MORE_LOOKS`` frames more are read
+  and pooled with them: they may read it too, or otherwise (then it is uncertain). (Waiting
+  for whole readings to repeat instead waits on a webcam's noise: of 50 dev trays of about
+  7 dice seen through it, 23 were not read alike three times running within 12 still
+  frames: ``benchmarks/vision_stills.py``.) A die still rolling is never read: any motion
+  clears the readings collected so far.
 - Where the first of those frames shows the dice small, and left something to ask about
   or read no die, the frames after it are read enlarged, at its slant unless it measured
   none, as ``companion dice read`` looks again at a photo (``pooling.enlarged_frame``): a
