@@ -379,6 +379,21 @@ def test_a_place_beside_a_die_read_is_looked_at_further_round_than_a_blobs():
     assert [u.reason for u in as_a_blob.uncertain] == [UNREAD_REASON]
 
 
+def test_a_lone_pip_beside_a_place_the_network_looks_round_is_still_looked_at_as_a_1():
+    # A gold 1 touching a black 3, seen steeply: its pip lies on no die-shaped body (the
+    # black die's bright edge joins the gold), so it is only a lead, and the place beside
+    # the 3 the network looks round lies above it, where the blob's part off the 3 has its
+    # middle. That place's views do not reach the 1; the lead, centred on its pip, does.
+    frame = np.zeros((200, 200, 3), np.uint8)
+    reading = DiceReading([Die(3, 140, 100, 0.9)], [], [40.0], leads=[(110.0, 130.0)])
+    net = _SureNear(1, 110, 130, more=[(3, 140, 100)])
+    checked = second_opinion(frame, reading, net=net, beside=[(110, 101)])
+    assert sorted((d.value, d.x, d.y) for d in checked.dice) == [(1, 110, 130), (3, 140, 100)]
+    # (without the lead, that place alone does not read it)
+    alone = second_opinion(frame, DiceReading([Die(3, 140, 100, 0.9)], [], [40.0]), net=net, beside=[(110, 101)])
+    assert [d.value for d in alone.dice] == [3]
+
+
 class _Recording(_SureIn):
     """``_SureIn`` that keeps every view it is asked about."""
 
