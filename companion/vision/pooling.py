@@ -67,19 +67,20 @@ ENLARGE = 1.5
 # Rendered trays through a 60-degree webcam at 40 and 55 degrees, three sets of 240
 # frames, no slant told (``benchmarks/vision_renders.py``), read right and read wrong or
 # where no die lies: 2,005 -> 2,004 and 15 -> 10, 1,655 -> 1,654 and 35 -> 33, 1,964 ->
-# 1,968 and 24 -> 25. All 250 dev photos as 640x480 JPEG 80 frames,
-# three looks, read right and wrong: through a 60-degree webcam at 40 degrees 1,671 ->
-# 1,673, 9 either way; a 53-degree one at 55, 1,614 -> 1,617, 14; at 40, 1,696 -> 1,699,
-# 13 -> 12; squeezed into 4:3, 1,719 -> 1,720, 7 -> 6; as phone photos, 1,770 and 2.
-# (Asking about a value no look more read again, as a guess, gave 75 fewer right and 28
-# fewer errors on the renders, 39 fewer right and 13 fewer wrong on the four dev views:
-# squeezed, 95.5 -> 94.7 % right.) Taken too where the others saw nothing there: through a
-# 53-degree webcam at 55 degrees 1,631 -> 1,633 right, squeezed 1,732 -> 1,734 (a 1 and a
-# 6 read in one look of three, of five in three), 15 and 3 wrong either way; at 40 degrees
-# 1,713 and 9 -> 10 wrong (a purple 4 with a glint at its middle, read as a 5 in the other
-# views, read so in three looks of five); through a 60-degree one, and as phone photos, as
-# before. Renders, set 1000: 2,049 -> 2,050 right, 8 wrong; the settle detector on the
-# held-out dev trays (``benchmarks/vision_stills.py``) reads them as before, as soon.
+# 1,968 and 24 -> 25. All 250 dev photos as 640x480 JPEG 80 frames, three looks, read
+# right and wrong: through a 60-degree webcam at 40 degrees 1,671 -> 1,673, 9 either way;
+# a 53-degree one at 55, 1,614 -> 1,617, 14; at 40, 1,696 -> 1,699, 13 -> 12; squeezed
+# into 4:3, 1,719 -> 1,720, 7 -> 6; as phone photos, 1,770 and 2. (Asking about a value no
+# look more read again, as a guess, gave 75 fewer right and 28 fewer errors on the
+# renders, 39 fewer right and 13 fewer wrong on the four dev views: squeezed, 95.5 -> 94.7
+# % right.) Taken too where the others saw nothing there: through a 53-degree webcam at 55
+# degrees 1,631 -> 1,633 right, squeezed 1,732 -> 1,734 (a 1 and a 6 read in one look of
+# three, of five in three), 15 and 3 wrong either way; at 40 degrees 1,713 right and 9 ->
+# 10 wrong (a purple 4 with a glint at its middle, read as a 5 through a 60-degree webcam
+# at 40 and at 55 already, read so in three looks of five); through a 60-degree one, and
+# as phone photos, as before. Renders, set 1000: 2,049 -> 2,050 right, 8 wrong; the settle
+# detector on the held-out dev trays (``benchmarks/vision_stills.py``) reads them as
+# before, as soon.
 MORE_LOOKS = 2
 
 
