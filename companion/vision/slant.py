@@ -607,8 +607,8 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
     rx = 0.3 * side
 
     def under_a_top(d) -> bool:
-        over_pips = None
         own_pips = () if isinstance(d, Uncertain) else d.pips
+        faces = {}   # (the face's colour over its pips and off them, each measured once)
         # (an uncertain spot lies at its pips' centre)
         above = TOP_ABOVE_AT if isinstance(d, Uncertain) or d.pips else (NETWORK_TOP_ABOVE_AT,) + TOP_ABOVE_AT
         for t, k in ((t, k) for t in above for k in TOP_ASIDE):
@@ -620,13 +620,11 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
             # were read from pips, else both over them; ``PIP_HOLE``.)
             top_pips = next((e.pips for e in reading.dice if e is not d and e.pips and abs(e.x - x) < 0.5 * side
                              and abs(e.y - y) < 0.5 * s * side), ()) if own_pips else ()
-            if top_pips:
-                face = _body_colour(colours, d.x, d.y, rx, rx, own_pips, PIP_HOLE * side)
-                top = _body_colour(colours, x, y, rx, ry, top_pips, PIP_HOLE * side)
-            else:
-                over_pips = _body_colour(colours, d.x, d.y, rx, rx) if over_pips is None else over_pips
-                face = over_pips
-                top = _body_colour(colours, x, y, rx, ry)
+            off = bool(top_pips)
+            if off not in faces:
+                faces[off] = _body_colour(colours, d.x, d.y, rx, rx, own_pips if off else (), PIP_HOLE * side)
+            face = faces[off]
+            top = _body_colour(colours, x, y, rx, ry, top_pips, PIP_HOLE * side)
             if _in_shade(top, _body_colour(tray, x, y, rx, ry), (SHADOW_LIGHT, 1.1), SIDE_COLOUR) or \
                     not _shade_of(face, top):
                 continue   # (a shadow on the tray; or no shade of that plastic)
