@@ -414,6 +414,17 @@ def test_the_finer_pass_reads_the_faces_the_first_read_again_as_judging_them_wou
     assert [(d.value, round(d.x, 1), round(d.y, 1), d.confidence) for d in again.dice] == faces
 
 
+def test_a_pass_sized_by_a_body_wider_than_the_dice_reads_no_die_on_a_smaller_body():
+    # Small mixed dice on wood, 55 degrees from overhead: read first at the shallower slant
+    # its pips measure, the first pass reads no face, and the one body it finds is twice as
+    # wide as the dice. A second pass sized by that body found a 5's middle pip, on a body
+    # half as wide, and read it as a 1; with a die read, the steeper slants at which both
+    # dice read were never tried. The 5 and the 3 are read.
+    frame, truth = render_scene([5, 3], seed=90, slant=55, field_of_view=60, noise=2.0, table="wood",
+                                die_colour="mixed", die_size=30)
+    assert score(read_dice(as_webcam_jpeg(frame)), truth) == (2, 0, 0)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_pip_search_within_the_things_off_the_tray_finds_their_pips_as_a_full_search_does(seed):
     # The reader looks for pips only on and around what stands out from the tray (a die's

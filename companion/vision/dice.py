@@ -104,7 +104,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
-from .face_net import second_opinion
+from .face_net import DIE_SIZE_SPREAD, second_opinion
 from .faces import PIP_PER_SIDE, FaceFinder, FrameColours, frame_colours, no_overlaps
 from .outlines import (cut_by_the_edge, flag_unread_shapes, keys_among_squares, ones_among_pipless, outline_sides,
                        unreported_blobs)
@@ -709,22 +709,28 @@ def _read_adapting(search: PipSearch, colours: FrameColours | None = None) -> Di
 
 def _where_nothing_was(first: DiceReading, second: DiceReading | None, side: float) -> DiceReading:
     """``first`` and the dice ``second`` (a pass with a filter sized by ``first``'s dice,
-    ``side`` px wide) read over half a side from everything ``first`` reported.
+    ``side`` px wide) read over half a side from everything ``first`` reported, on bodies
+    about that wide (``DIE_SIZE_SPREAD``).
 
     A filter much wider than the dice outlines a die darker than the tray whole, as one
     dark spot, and its small dark pips in it go unseen: in dev photos seen 55 degrees from
     overhead through a 53-degree webcam, stretched back to over 900 px wide, gold dice 26
     px wide under a filter of 31 px. Only where the first pass reported nothing: merged
     die by die (``_merge``), the small filter's die stood where the first had doubted one,
-    as a blurred 3 of which it found only the middle pip, a 1. (All 250 dev photos as
-    640x480 frames, JPEG 80, three looks: 55 degrees, 1,634 -> 1,638 read right, four 1s,
-    none more wrong; 40 degrees through 60- and 53-degree webcams, squeezed into 4:3 and
-    as phone photos, as before. Merged die by die: 1,706 -> 1,705 and 1,714 -> 1,712 at
-    40 degrees, and squeezed, a 6 read as a 5.)"""
+    as a blurred 3 of which it found only the middle pip, a 1. Only on bodies as wide as
+    the filter was sized for: on a rendered tray seen 55 degrees from overhead, read
+    shallower than that, a body measured twice as wide as the dice sized the filter, which
+    found a 5's middle pip on a body half as wide, a 1; with a die read there, the steeper
+    slants that read both dice were not tried. (All 250 dev photos as 640x480 frames, JPEG
+    80, three looks: 55 degrees, 1,634 -> 1,638 read right, four 1s, none more wrong; 40
+    degrees through 60- and 53-degree webcams, squeezed into 4:3 and as phone photos, as
+    before; the rendered trays of ``vision_renders.py``, as before. Merged die by die:
+    1,706 -> 1,705 and 1,714 -> 1,712 at 40 degrees, and squeezed, a 6 read as a 5.)"""
     if second is None:
         return first
     seen = [(t.x, t.y) for t in first.dice + first.uncertain]
-    new = [d for d in second.dice if all(math.hypot(d.x - x, d.y - y) >= 0.5 * side for x, y in seen)]
+    new = [d for d in second.dice if d.side and side / DIE_SIZE_SPREAD < d.side < side * DIE_SIZE_SPREAD
+           and all(math.hypot(d.x - x, d.y - y) >= 0.5 * side for x, y in seen)]
     return replace(first, dice=first.dice + new) if new else first
 
 

@@ -46,10 +46,10 @@ CORNER_SPAN = 0.7
 # each of its pips lies within this share of the pip's radius of where it did (a finer pip
 # filter moves a pip's centre by a fraction of a pixel).
 AGAIN_SHIFT = 0.3
-# A pip's radius as a share of its die's side: where a die's size, not its pips', sizes the
+# A pip's radius as a share of its die's side, where a die's size, not its pips', sizes the
 # pip filter (a calibrated die size, or dice's bodies where no face was read: ``dice``).
-# (The faces read in every tenth dev photo as a 640x480 frame 55 degrees from overhead:
-# median 0.085, 8 in 10 between 0.077 and 0.097.)
+# (The faces read in every tenth dev photo as a 640x480 frame 55 degrees from overhead
+# measure 0.085 at the median, 8 in 10 between 0.077 and 0.097.)
 PIP_PER_SIDE = 1 / 11
 # The least side (px) of a die whose faces can be read: on a smaller die the pips of a 2-6
 # are below the smallest spot the pip finder takes. A lone spot on a body that small is
