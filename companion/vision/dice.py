@@ -694,16 +694,16 @@ def _read_adapting(search: PipSearch, colours: FrameColours | None = None, by_bo
     colours = colours or frame_colours(img)
     k0 = pip_kernel(img)
     best, first = _read(search, k0, colours)
+    # The second pass's filter, sized by the pips read, else by the bodies found (``side``).
+    k1 = side = None
     if first is not None and first.read_pip_radii:
         k1 = _kernel_for_pip(float(statistics.median(first.read_pip_radii)))
-        if abs(k1 - k0) > 0.15 * k0:
-            second, _ = _read(search, k1, colours, again=first.faces_read)
-            best = _merge(best, second)
     elif by_bodies and best is not None and best.die_sizes:
         side = float(statistics.median(best.die_sizes))
         k1 = _kernel_for_pip(PIP_PER_SIDE * side)
-        if abs(k1 - k0) > 0.15 * k0:
-            best = _where_nothing_was(best, _read(search, k1, colours)[0], side)
+    if k1 is not None and abs(k1 - k0) > 0.15 * k0:
+        second, _ = _read(search, k1, colours, again=first.faces_read)
+        best = _merge(best, second) if side is None else _where_nothing_was(best, second, side)
     if (best is None or not best.dice) and min(img.shape[:2]) >= 400:
         # Nothing readable: the dice may be close-ups with pips bigger than the pip filter.
         half = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
