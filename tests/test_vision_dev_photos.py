@@ -870,19 +870,23 @@ def test_a_calibrated_logo_face_is_not_read_where_pips_were_missed(name):
     assert res["wrong"] == res["phantom"] == 0
 
 
-def test_training_webcam_views_keep_their_labels_on_the_dice(tmp_path):
+@pytest.mark.parametrize("camera", ["webcam", "wide"])
+def test_training_webcam_views_keep_their_labels_on_the_dice(tmp_path, camera):
     # The face network learns webcam frames from views of the dev photos, turned so the
-    # camera stands on any side of the tray and seen in perspective: a label that did not
+    # camera stands on any side of the tray and seen in perspective (also through a wide
+    # webcam near the tray, seen steeply: ``train_faces --wide``): a label that did not
     # follow its die through the turn and the warp would teach the network wrong faces.
     import numpy as np
 
+    from companion.vision import train_faces
     from companion.vision.dice import read_dice
-    from companion.vision.train_faces import webcam_views
 
     name = "IMG_20191208_112305"
     for ext in ("jpg", "txt"):
         os.symlink(os.path.join(DEV, f"{name}.{ext}"), tmp_path / f"{name}.{ext}")
-    views = webcam_views(str(tmp_path), 0, 4, np.random.default_rng(2))
+    where = {"webcam": (train_faces.WEBCAM_TILTS, train_faces.WEBCAM_DISTANCES),
+             "wide": (train_faces.WIDE_TILTS, train_faces.WIDE_DISTANCES)}[camera]
+    views = train_faces.webcam_views(str(tmp_path), 0, 4, np.random.default_rng(2), *where)
     assert len(views) == 4
     matched = read = 0
     for frame, dice in views:

@@ -11,11 +11,13 @@ crop accuracy on them, as they are and as webcam frames (``webcam_crops``): the 
 trust, since those photos were never seen.
 ``--start WEIGHTS`` goes on from weights exported here rather than from scratch (with a
 smaller ``--lr``): how the shipped weights learnt ``--desk``, ``--webcam``, ``--slanted``,
-``--dots``, ``--same-ground`` and ``--casts`` (see ``face_net.py``). ``--webcam K`` adds K
-webcam frames of each training photo (``webcam_views``); ``--slanted N``, N rendered trays
-seen at a slant, each die's near side as no face (``slanted_scenes``); ``--dots``, dots with
-no die body as no face (``with_dots``); ``--same-ground``, white dice on a white table
-(``rendered_scenes``); ``--casts``, crops tinted as by a white balance gone wrong (``cast``).
+``--dots``, ``--same-ground`` and ``--casts`` (see ``face_net.py``), and tried ``--wide``.
+``--webcam K`` adds K webcam frames of each training photo (``webcam_views``); ``--wide K``,
+K more through a wide webcam near the tray, seen steeply (``WIDE_TILTS``); ``--slanted N``,
+N rendered trays seen at a slant, each die's near side as no face (``slanted_scenes``);
+``--dots``, dots with no die body as no face (``with_dots``); ``--same-ground``, white dice
+on a white table (``rendered_scenes``); ``--casts``, crops tinted as by a white balance gone
+wrong (``cast``).
 
 Training examples are crops made by ``face_net.face_crop``, the very function the reader
 uses, around each labelled die (turned to any angle, mirrored, shifted a little, rescaled,
@@ -46,6 +48,13 @@ from .render import DIE_COLOURS, PIP_LAYOUT, render_scene
 
 WORK_SIDE = 1000       # the reader's working size for big photos (segment.WORK_SIDE)
 BOX_TO_CROP = 1.45     # crop side per labelled top-face box side (see face_net.CROP_FACTOR)
+# ``webcam_views``' cameras: 0-55 degrees from overhead, 1.3-2.2 photo-widths from the
+# tray's centre (a field of view of 26-42 degrees across the frame: the photo's centre row
+# fills its width). ``--wide``'s: a webcam of 50-70 degrees' field of view (0.71-1.07
+# photo-widths away) 30-60 degrees from overhead, as one on a desk beside the tray: its far
+# dice small and squashed, its near ones big.
+WEBCAM_TILTS, WEBCAM_DISTANCES = (0.0, 55.0), (1.3, 2.2)
+WIDE_TILTS, WIDE_DISTANCES = (30.0, 60.0), (0.71, 1.07)
 
 
 def _working_photo(path: str):
@@ -66,10 +75,12 @@ def load_photos(folder: str):
     return out
 
 
-def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator):
+def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator,
+                 tilts: tuple[float, float] = WEBCAM_TILTS, distances: tuple[float, float] = WEBCAM_DISTANCES):
     """``views`` webcam frames of each photo in ``folder`` (but every ``holdout``-th), in
-    ``load_photos``'s form: 640x480 (a quarter 960x720) frames of a camera 0-55 degrees from
-    overhead, 1.3-2.2 photo-widths away on any side of the tray, JPEG-compressed at quality
+    ``load_photos``'s form: 640x480 (a quarter 960x720) frames of a camera ``tilts`` degrees
+    from overhead (0-55), ``distances`` photo-widths away (1.3-2.2; both drawn evenly
+    between their two ends) on any side of the tray, JPEG-compressed at quality
     55-95 (three in ten with 4:2:2 colour, the rest 4:2:0). Crops of a 30 px die with its pips
     smeared by the JPEG look unlike any crop of a phone photo, shrunk or not."""
     out = []
@@ -84,7 +95,7 @@ def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator
                 view = cv2.rotate(view, cv2.ROTATE_90_CLOCKWISE)
                 boxes = [(v, h - y, x, bh, bw) for v, x, y, bw, bh in boxes]
             frame = "640x480" if rng.random() < 0.75 else "960x720"
-            view, boxes = perspective(view, boxes, frame, float(rng.uniform(0, 55)), float(rng.uniform(1.3, 2.2)))
+            view, boxes = perspective(view, boxes, frame, float(rng.uniform(*tilts)), float(rng.uniform(*distances)))
             quality = int(rng.integers(55, 96))
             view, boxes = as_frame(view, boxes, jpeg=quality, chroma="422" if rng.random() < 0.3 else "420")
             out.append((view, [(v, x, y, max(bw, bh)) for v, x, y, bw, bh in boxes]))
@@ -454,6 +465,8 @@ def main(argv=None) -> int:
                     "white balance gone wrong does (cast)")
     ap.add_argument("--webcam", type=int, default=0, metavar="K", help="also train on K webcam "
                     "frames of each training photo (slanted, small, JPEG-compressed)")
+    ap.add_argument("--wide", type=int, default=0, metavar="K", help="also train on K frames of each "
+                    "training photo through a wide webcam near the tray, seen steeply (WIDE_TILTS)")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     # One thread: on a shared two-core machine, two threads wait on each other more than they help.
@@ -467,6 +480,8 @@ def main(argv=None) -> int:
         train += webcam_views(args.photos, args.holdout, args.webcam, rng)
     if args.slanted:
         train += slanted_scenes(args.slanted, rng)
+    if args.wide:
+        train += webcam_views(args.photos, args.holdout, args.wide, rng, WIDE_TILTS, WIDE_DISTANCES)
     edges = [edge_points(scene[0]) for scene in train]
     print(f"{len(train)} training scenes, {len(held)} held-out photos")
     if held:
