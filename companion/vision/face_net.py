@@ -279,7 +279,7 @@ FULLER_SHOWN = 0.75
 # among the pips, three views read a blurred brown 3 with dark marbling as a 6.)
 STEADY = 0.85
 STEADY_VIEWS = 3
-# A die so read at under STEADY_SURE in every STEADY_VIEWS views is shown at most
+# A die so read, but at STEADY_SURE in fewer than STEADY_VIEWS views, is shown at most
 # STEADY_SHOWN, for the players to accept with a press (the controller's default bar is
 # 0.8). All 250 dev photos as 640x480 JPEG 80 frames, three looks, through a 53-degree
 # webcam at 55 and 40 degrees, a 60-degree one at 40 and squeezed into 4:3: of the 197
@@ -397,8 +397,8 @@ def second_opinion(img: np.ndarray, reading, candidates=(), beside=(), net: Face
       ``bodiless``) and the pip reader's own evidence does not conflict (its reason not in
       ``conflicting``: glare where the face has no pip fools the network too, and a body
       that may be two dice's shows it the neighbour's face), nearly sure (``STEADY``) of
-      that value in ``STEADY_VIEWS`` views (shown for the players to accept where under
-      ``STEADY_SURE``: ``STEADY_SHOWN``). The spot's position is only roughly the
+      that value in ``STEADY_VIEWS`` views (shown for the players to accept unless
+      ``STEADY_SURE`` in as many: ``STEADY_SHOWN``). The spot's position is only roughly the
       face's centre (it may be the middle of the pips that did link), so the network
       looks at a few centres and sizes around it and keeps its surest view (it was taught
       that a view off a face's centre is no face), but never as a value the pips there
@@ -706,8 +706,8 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned: _TurnedV
     """For each spot, given its ``views`` and the network's face probabilities ``faces``
     for them (in order): the die it reads there, if it is sure (``ACCEPT``) of its surest
     value in ``spot.views`` of the views (or, for a ``steady`` spot, nearly sure of it in
-    ``STEADY_VIEWS``: its die shown at most ``STEADY_SHOWN`` where under ``STEADY_SURE``),
-    else None. Where the pips showed a value (``hint``), that value is
+    ``STEADY_VIEWS``: its die shown at most ``STEADY_SHOWN`` unless ``STEADY_SURE`` in as
+    many), else None. Where the pips showed a value (``hint``), that value is
     read in the views centred on them, at ``bar``; failing that, one of the ``fuller``
     faces anywhere, at ``ACCEPT``. A ``turned`` spot not so read is read likewise from
     ``turned`` (its views in four quarter turns) at ``TURNED_ACCEPT`` and
@@ -734,8 +734,8 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned: _TurnedV
 
 def _nearly_sure_only(spot: _Spot, p: np.ndarray) -> bool:
     """Whether ``_read_at`` read ``spot``'s value (``p``: its views' probabilities of it) only
-    by being nearly sure of it (``STEADY``), under ``STEADY_SURE`` in every ``STEADY_VIEWS``
-    views."""
+    by being nearly sure of it (``STEADY``), and at ``STEADY_SURE`` in fewer than
+    ``STEADY_VIEWS`` views."""
     return spot.hint is None and np.count_nonzero(p >= ACCEPT) < spot.views \
         and np.count_nonzero(p >= STEADY_SURE) < STEADY_VIEWS
 
