@@ -1007,9 +1007,10 @@ def test_a_die_the_network_reads_only_nearly_sure_is_shown_for_the_players_to_ac
     # for no pip, three pips not in a line), squeezed into 4:3 or through a 53-degree
     # webcam 55 degrees from overhead. The network reads each in three views around the
     # spot at 0.85-0.89, as a face with one pip more (a glint or the marbling taken for a
-    # pip): the 5s as a 4 and a 6, the 2 as a 3. They were shown at 0.85 or more, which the
-    # controller takes unasked; now under its bar (``face_net.STEADY_SHOWN``), for the
-    # players to put right. (The first photo the network never saw in training.)
+    # pip): the 5s as a 4 and a 6, the 2 as a 3. They were shown at 0.85-0.87, over the
+    # controller's bar (0.8), which takes them unasked; now under it
+    # (``face_net.STEADY_SHOWN``), for the players to put right. (The first photo the
+    # network never saw in training.)
     from companion.controller import Settings
     from companion.vision.dice import read_dice
 

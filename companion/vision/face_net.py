@@ -716,9 +716,9 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned: _TurnedV
     start = 0
     for spot in spots:
         p = faces[start:start + len(spot.pattern)]
-        shown, at = 1.0, _read_at(spot, p, ACCEPT, STEADY)
-        if at is not None and _nearly_sure_only(spot, p[:, at[1]]):
-            shown = STEADY_SHOWN
+        shown, at = 1.0, _read_at(spot, p, ACCEPT, STEADY_SURE)
+        if at is None and spot.steady:
+            shown, at = STEADY_SHOWN, _read_at(spot, p, ACCEPT, STEADY)
         if at is None and spot.turned:
             p = turned.faces(start, start + len(spot.pattern))
             shown, at = TURNED_SHOWN, _read_at(spot, p, TURNED_ACCEPT, TURNED_STEADY)
@@ -730,14 +730,6 @@ def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned: _TurnedV
             out.append(Die(v + 1, vx, vy, min(round(0.5 + 0.4 * float(p[i, v]), 3), shown)))
         start += len(spot.pattern)
     return out
-
-
-def _nearly_sure_only(spot: _Spot, p: np.ndarray) -> bool:
-    """Whether ``_read_at`` read ``spot``'s value (``p``: its views' probabilities of it) only
-    by being nearly sure of it (``STEADY``), and at ``STEADY_SURE`` in fewer than
-    ``STEADY_VIEWS`` views."""
-    return spot.hint is None and np.count_nonzero(p >= ACCEPT) < spot.views \
-        and np.count_nonzero(p >= STEADY_SURE) < STEADY_VIEWS
 
 
 def _read_at(spot: _Spot, p: np.ndarray, accept: float, steady: float) -> tuple[int, int] | None:
