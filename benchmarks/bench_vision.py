@@ -10,9 +10,10 @@
   held-out dev photos as 640x480 webcam frames from 40 degrees (where
   ``../shared/datasets/dice-real-dev`` is at hand), and as a webcam 53 degrees wide gives
   them, read as they are and told its field of view (flattened first: ``perspective``);
-- ms the settle detector spends on a settled roll of those real frames: the three still
-  frames it reads and pools (the second and third enlarged where the dice are small and
-  the first left something to ask about; five where one of them alone read a die); and
+- ms the settle detector spends on a settled roll of those real frames, each still frame
+  with a webcam's fresh noise: the still frames it reads and pools (two where they agree,
+  three else, the second and third enlarged where the dice are small and the first left
+  something to ask about; five where one of them alone read a die); and
   the most memory the process holds while reading the real frames, against what it held
   with them made (where Linux's /proc tells it);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
@@ -91,8 +92,8 @@ def main() -> int:
         _time("  told its field of view", wide, Calibration(field_of_view=53.0))
         _time("  said to be far away (not flattened)", wide, Calibration(field_of_view=10.0))
         # What a roll costs the daemon once the tray is still: the settle detector reads
-        # three frames and pools them, the second and third enlarged where the dice are small
-        # and the first left something to ask about (``settle``).
+        # two frames, or three, and pools them, the second and third enlarged where the dice
+        # are small and the first left something to ask about (``settle``).
         _time_settled(f"{len(frames)} real photos as those frames 40 degrees from overhead", frames)
         # (Real frames ask the face network about hundreds of views, whose layers' outputs it
         # holds a batch at a time.)
@@ -147,6 +148,8 @@ def _time_settled(label: str, frames: list) -> None:
     """Print the median and worst ms the settle detector spends on each of ``frames`` from
     the hand leaving the tray to its report (the still frames it reads and pools, and the
     motion checks of every frame)."""
+    import numpy as np
+
     from companion.vision.settle import SettleDetector
     times = []
     for frame in frames:
@@ -156,11 +159,16 @@ def _time_settled(label: str, frames: list) -> None:
         spent, reading, k = 0.0, None, 0
         while reading is None and k < 30:
             k += 1
+            # (each still frame with a webcam's fresh sensor noise: frames alike to the bit
+            # would always agree)
+            grain = np.random.default_rng(k).normal(0.0, 2.0, frame.shape)
+            still = np.clip(frame + grain, 0, 255).astype(np.uint8)
             t0 = time.thread_time()
-            reading = det.feed(frame, k / 15)
+            reading = det.feed(still, k / 15)
             spent += time.thread_time() - t0
         times.append(1000 * spent)
-    print(f"  a settled roll (three still frames read and pooled, five where one alone read a die), {label}: "
+    print(f"  a settled roll (still frames with a webcam's noise, read and pooled: two where they agree, three, "
+          f"five where one alone read a die), {label}: "
           f"median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms (CPU)")
 
 

@@ -7,8 +7,9 @@ is; one uncertain spot, even where no die lies, stops it for the players), and h
 the controller would take unasked with a die in them read wrong (as many dice read as lie
 there, every one at its bar or above, nothing asked about: the wrong score goes in unless
 the players stop it on the screen). Each photo is read as ``companion dice read`` reads
-it: several looks pooled (``pooling.read_still``); ``--looks 1`` reads it once, as the
-settle detector reads each of its frames.
+it: several looks pooled (``pooling.read_still``: three, but two that agree, and five
+where one alone read a die); ``--looks 1`` reads it once, as the settle detector reads
+each of its frames.
 
     .venv/bin/python benchmarks/vision_accuracy.py [--limit N] [--every K] [--size PX]
 
@@ -272,7 +273,8 @@ def main(argv=None) -> int:
           + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", through a lens of barrel distortion {args.barrel:g}" if args.barrel else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else "")
           + (", labels as they are" if args.as_labelled else "")
-          + (f", {looks} looks pooled" if looks > 1 else ", one look"))
+          + (f", {looks} looks pooled" + (" (two where they agree)" if looks > 2 else "") if looks > 1
+             else ", one look"))
     print(f"read correctly   {pct(tot['correct']):6.2f} %  ({tot['correct']})")
     wrong = tot["wrong"] + tot["phantom"]
     print(f"read wrong       {pct(wrong):6.2f} %  ({tot['wrong']} wrong value, {tot['phantom']} not a die)")

@@ -950,6 +950,29 @@ def test_a_still_tray_through_a_webcams_noise_is_read_once_as_soon_as_it_is_stil
         assert res["correct"] >= max(right) and res["correct"] > min(right)
 
 
+@pytest.mark.parametrize("name", ["IMG_20191208_111904.jpg", "IMG_20191209_095431.jpg"])
+def test_a_still_tray_whose_first_two_frames_agree_is_read_a_frame_sooner(name):
+    # Held-out trays of 9 and 10 dice through a webcam's noise: the first two still frames
+    # read every die alike and ask nothing, so they are the reading (``AGREEING_LOOKS``),
+    # a frame sooner than three; every die is right, and a third frame would change nothing.
+    from companion.vision.pooling import AGREEING_LOOKS, pooled
+    from companion.vision.settle import SettleDetector
+
+    score = accuracy_benchmark().score_image
+    stills, labels = _still_frames(name, range(8))
+    det = SettleDetector()
+    det.arm()
+    read, alone = det.reader, []
+    det.reader = lambda frame: alone.append(read(frame)) or alone[-1]
+    reports = [(k, r) for k, f in enumerate([_hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15)) is not None]
+    # (still from the second frame, 1/15 s on; 0.25 s later the sixth is read, and the seventh)
+    assert len(alone) == AGREEING_LOOKS and [k for k, _ in reports] == [5 + AGREEING_LOOKS]
+    reading = reports[0][1]
+    assert score(reading, labels)["whole"]
+    third = pooled(alone + [read(stills[5 + AGREEING_LOOKS])])
+    assert sorted(reading.values) == sorted(third.values) and third.uncertain == []
+
+
 def test_a_hand_over_a_still_tray_through_a_webcams_noise_does_not_repeat_the_roll():
     # The readings after the hand has gone differ from the reported one by the noise (a die
     # read then is uncertain now, or not seen at all): the frames show the dice have not

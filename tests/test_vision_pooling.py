@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from companion.controller import Settings
-from companion.vision.pooling import pooled, read_once
+from companion.vision.pooling import AGREEING_LOOKS, MORE_LOOKS, STILL_LOOKS, enough, pooled, read_once
 from companion.vision.types import Coin, CoinReading, DiceReading, Die, Uncertain
 
 SIDE = 40.0
@@ -132,6 +132,38 @@ def test_a_die_one_look_read_where_the_others_saw_nothing_is_looked_at_again():
     assert sorted(d.value for d in read.dice) == [2, 5] and read.uncertain == []
     unseen = pooled(three + [frame((2, 50, 50))] * 2)
     assert [u.reason for u in unseen.uncertain] == ["read in 1 of 5 still frames"]
+
+
+def test_two_looks_that_agree_are_enough_and_any_doubt_asks_for_the_third():
+    # Two frames reading every place alike, asking about nothing, are the reading: a third
+    # look is not waited for. A question in either, a die one of them alone read, or one
+    # read two ways, and the third is read (and two more where one alone read a die).
+    two = [frame((3, 100, 100), (5, 200, 100)), frame((3, 101, 99), (5, 200, 101))]
+    assert AGREEING_LOOKS == 2 < STILL_LOOKS
+    assert enough(two[:1]) is None
+    out = enough(two)
+    assert out == pooled(two) and sorted(d.value for d in out.dice) == [3, 5]
+    assert enough([DiceReading()] * 2) == DiceReading()   # (an empty tray, read alike)
+    for second in (frame((3, 101, 99), (None, 200, 101)), frame((3, 101, 99), (5, 200, 101), (None, 300, 50)),
+                   frame((3, 101, 99)), frame((3, 101, 99), (6, 200, 101))):
+        doubted = [two[0], second]
+        assert enough(doubted) is None
+        assert enough(doubted + [two[1]]) == pooled(doubted + [two[1]])
+    once = [two[0], frame((3, 101, 99), (5, 200, 101), (1, 300, 50)), two[1]]
+    assert enough(once) is None and read_once(once, pooled(once))
+    assert enough(once + [two[0]]) is None and enough(once + two) == pooled(once + two)
+    assert len(once + two) == STILL_LOOKS + MORE_LOOKS
+    # A caller asking for two looks, or one, takes them as they come.
+    assert enough(doubted[:1] + [frame((3, 101, 99), (5, 200, 101), (None, 300, 50))], looks=2) is not None
+    assert enough(two[:1], looks=1) is two[0]
+
+
+def test_coin_frames_that_agree_are_enough_too():
+    def coins(*things):
+        return CoinReading([Coin(f, x, y, 30.0, 0.9) for f, x, y in things if f],
+                           [Uncertain(x, y, "on edge") for f, x, y in things if not f])
+    assert [c.face for c in enough([coins(("heads", 100, 100))] * 2).coins] == ["heads"]
+    assert enough([coins(("heads", 100, 100)), coins(("tails", 101, 100))]) is None
 
 
 def test_a_die_a_frame_both_read_and_asked_about_beside_is_read_there():

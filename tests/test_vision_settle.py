@@ -136,6 +136,32 @@ def test_a_die_one_still_frame_alone_read_is_read_in_two_more_before_it_is_repor
     assert len(reading.uncertain) == (0 if value else 1)
 
 
+def test_a_roll_whose_first_two_still_frames_agree_is_reported_a_frame_sooner(roll):
+    # Two still frames reading every die alike, asking nothing, are the reading (one frame
+    # sooner than three); a second frame unsure of a die waits for the third, which reads it.
+    from companion.vision.types import DiceReading, Die, Uncertain
+
+    frames, _ = roll
+    reports = {}
+    for second_sure in (True, False):
+        calls = []
+
+        def reader(frame):
+            calls.append(frame)
+            three = Die(3, 200.0, 150.0, 0.95, 40.0)
+            if len(calls) == 2 and not second_sure:
+                return DiceReading([three], [Uncertain(301.0, 149.0, "pips too faint")], [40.0])
+            return DiceReading([three, Die(5, 300.0, 150.0, 0.9, 40.0)], [], [40.0])
+
+        det = SettleDetector(reader=reader)
+        det.arm()
+        out = run(frames, det)
+        assert len(out) == 1 and sorted(out[0][1].values) == [3, 5] and out[0][1].uncertain == []
+        assert len(calls) == (2 if second_sure else det.still_reads)
+        reports[second_sure] = out[0][0]
+    assert reports[False] - reports[True] == pytest.approx(1 / 30)   # (one of the roll's frames)
+
+
 @pytest.mark.parametrize("told", [60, None])
 def test_rolls_before_a_webcam_near_the_tray_are_read_once_and_right_by_its_field_of_view(told):
     # A webcam 60 degrees wide, 50 degrees from overhead, beside the tray: told its field of

@@ -24,10 +24,15 @@ read is that die. Both are measured as the reader measured the dice, in the fram
 stretched back from the camera's slant (a die and the one behind it, half a side apart in
 a frame 55 degrees from overhead, are a side apart on the tray).
 
+How many frames are enough (``enough``: the settle detector and ``read_still`` both stop
+by it): ``STILL_LOOKS``; ``MORE_LOOKS`` more where one of them alone read a die; only two
+(``AGREEING_LOOKS``) where those agree, neither asking about anything and both reading
+every place alike.
+
 A photo is one frame, but it can be looked at as a webcam's frames would show it
 (``read_still``): as it is, and with a webcam's sensor noise added (or, where its dice are
-small, enlarged: as the settle detector reads its still frames after the first),
-``STILL_LOOKS`` times in all, pooled the same way.
+small, enlarged: as the settle detector reads its still frames after the first), as many
+times as are enough, pooled the same way.
 """
 
 from __future__ import annotations
@@ -82,6 +87,19 @@ ENLARGE = 1.5
 # detector on the held-out dev trays (``benchmarks/vision_stills.py``) reads them as
 # before, as soon.
 MORE_LOOKS = 2
+# Where the first two looks agree, neither asking about anything and both reading every
+# place alike (``agreed``), they are the reading: a third look there seldom changed a die,
+# and never to read one right. All 250 dev photos as 640x480 JPEG 80 frames through a
+# 53-degree webcam at 55 and 40 degrees, a 60-degree one at 40, and squeezed into 4:3: the
+# first two looks agreed so in 539 of the 1,000 views, and 3,272 -> 2,729 looks were read;
+# dice read right 6,792 -> 6,795, read wrong (37) and asked about where no die lies (17)
+# as before, photos read whole 706 -> 711 (in three a third look had made a die read right
+# uncertain). The 50 held out, the same or better in every view. The settle detector on
+# them, at 40 degrees (``benchmarks/vision_stills.py``): read as before, reported after
+# median 7.5 frames from the hand, not 8; a settled roll took 407 -> 313 ms median on one
+# core here (``benchmarks/bench_vision.py``). (Asked too that every die be read at 0.8 or
+# more, below which the players are asked anyway: 368 of the 1,000 agreed, 2 fewer right.)
+AGREEING_LOOKS = 2
 
 
 class _Place:
@@ -149,7 +167,8 @@ def pooled(readings: Sequence[Reading], reach: float | None = None) -> Reading:
 
 def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) -> DiceReading:
     """``read_dice`` of ``frame``, a still photo or frame, as the settle detector reads a
-    still tray: ``looks`` readings pooled (``pooled``), the first of the frame as it is, the
+    still tray: ``looks`` readings pooled (``pooled``; fewer or more as ``enough`` says:
+    two that agree, five where one alone read a die), the first of the frame as it is, the
     others with ``STILL_NOISE`` added (drawn from fixed seeds: the same photo always reads
     the same) at the reader's working size (``working_image``), where a webcam's frame
     would have it. Each is sharpened or not as the first was (``read_dice``'s ``sharpen``:
@@ -202,7 +221,6 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     img, scale = working_image(frame)
     # (a photo shrunk to be read is not sharpened: ``read_dice``)
     first = read_dice(img, cal, sharpen=False if scale < 1.0 else None)
-    readings = [first]
     enlarged = _enlarges(first)
     cal = _later_calibration(first, cal, enlarged)
     if enlarged and looks > 1:
@@ -214,12 +232,34 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
             return _enlarged_look(source, img, cal, seed - 1, first.sharpened)
         return read_dice(_noisy(img, seed), cal, sharpen=first.sharpened)
 
-    readings += [look(seed) for seed in range(1, looks)]
-    reading = pooled(readings)
-    if read_once(readings, reading):
-        readings += [look(seed) for seed in range(looks, looks + MORE_LOOKS)]
-        reading = pooled(readings)
+    readings = [first]
+    while (reading := enough(readings, looks)) is None:
+        readings.append(look(len(readings)))
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
+
+
+def enough(readings: Sequence[Reading], looks: int = STILL_LOOKS) -> Reading | None:
+    """``readings`` (of one still tray, in the order read) pooled, once they are enough to
+    report, else None (read one more): ``looks`` of them; ``MORE_LOOKS`` more where one alone
+    read a die (``read_once``); the first ``AGREEING_LOOKS`` where they agree (``agreed``)."""
+    n = len(readings)
+    if n < min(looks, AGREEING_LOOKS):
+        return None
+    reading = pooled(readings)
+    if n < looks:
+        done = n == AGREEING_LOOKS and agreed(readings, reading)
+    elif n == looks:
+        done = not (isinstance(reading, DiceReading) and read_once(readings, reading))
+    else:
+        done = n >= looks + MORE_LOOKS
+    return reading if done else None
+
+
+def agreed(readings: Sequence[Reading], reading: Reading) -> bool:
+    """Whether ``readings`` (two or more, of one still tray) agree: none asks about anything,
+    and each read what ``reading``, them pooled, reads (every place read alike in all)."""
+    return len(readings) > 1 and not reading.uncertain and all(
+        not r.uncertain and len(r.marks) == len(reading.marks) for r in readings)
 
 
 def read_once(readings: Sequence[DiceReading], reading: DiceReading) -> bool:

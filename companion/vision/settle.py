@@ -22,7 +22,9 @@ How it decides:
   pooled, place by place (``pooling.pooled``): a die read one way in one frame and not read
   in another is read; read two ways, it is uncertain. Where one frame alone read a die, the
   others unsure of it or seeing nothing there, ``pooling.MORE_LOOKS`` frames more are read
-  and pooled with them: they may read it too, or otherwise (then it is uncertain). (Waiting
+  and pooled with them: they may read it too, or otherwise (then it is uncertain). Where the
+  first two agree, neither asking about anything and both reading every die alike, they
+  are the reading, a frame sooner (``pooling.enough``). (Waiting
   for whole readings to repeat instead waits on a webcam's noise: of 50 dev trays of about
   7 dice seen through it, 23 were not read alike three times running within 12 still
   frames: ``benchmarks/vision_stills.py``.) A die still rolling is never read: any motion
@@ -75,7 +77,7 @@ from typing import Callable
 
 import numpy as np
 
-from .pooling import MORE_LOOKS, enlarged_frame, pooled, read_once
+from .pooling import enlarged_frame, enough
 from .segment import even_exposure
 from .slant import layout_roll, layout_stretch, square_face
 from .types import DiceReading
@@ -215,12 +217,8 @@ class SettleDetector:
         if self.state != SETTLING or t - self._still_since < self.still_time:
             return None
         self._candidates.append(self.reader(frame))
-        n = len(self._candidates)
-        again = n > self.still_reads   # (reading more frames: one read a die the others did not)
-        if n < self.still_reads or again and n < self.still_reads + MORE_LOOKS:
-            return None
-        reading = pooled(self._candidates)
-        if not again and isinstance(reading, DiceReading) and read_once(self._candidates, reading):
+        reading = enough(self._candidates, self.still_reads)
+        if reading is None:
             return None
         self._candidates = []
         if self._last_report is not None and (
