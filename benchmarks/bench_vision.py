@@ -12,7 +12,7 @@
   them, read as they are and told its field of view (flattened first: ``perspective``);
 - ms the settle detector spends on a settled roll of those real frames, each still frame
   with a webcam's fresh noise: the still frames it reads and pools (two where they agree,
-  three else, the second and third enlarged where the dice are small and the first left
+  else three, the second and third enlarged where the dice are small and the first left
   something to ask about; five where one of them alone read a die); and
   the most memory the process holds while reading the real frames, against what it held
   with them made (where Linux's /proc tells it);
@@ -167,8 +167,8 @@ def _time_settled(label: str, frames: list) -> None:
             reading = det.feed(still, k / 15)
             spent += time.thread_time() - t0
         times.append(1000 * spent)
-    print(f"  a settled roll (still frames with a webcam's noise, read and pooled: two where they agree, three, "
-          f"five where one alone read a die), {label}: "
+    print(f"  a settled roll (still frames with a webcam's noise, read and pooled: two where they agree, else "
+          f"three, five where one alone read a die), {label}: "
           f"median {statistics.median(times):6.1f} ms, worst {max(times):6.1f} ms (CPU)")
 
 

@@ -154,7 +154,7 @@ def test_two_looks_that_agree_are_enough_and_any_doubt_asks_for_the_third():
     assert enough(once + [two[0]]) is None and enough(once + two) == pooled(once + two)
     assert len(once + two) == STILL_LOOKS + MORE_LOOKS
     # A caller asking for two looks, or one, takes them as they come.
-    assert enough(doubted[:1] + [frame((3, 101, 99), (5, 200, 101), (None, 300, 50))], looks=2) is not None
+    assert enough(two[:1] + [frame((3, 101, 99), (5, 200, 101), (None, 300, 50))], looks=2) is not None
     assert enough(two[:1], looks=1) is two[0]
 
 
