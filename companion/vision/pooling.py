@@ -88,7 +88,7 @@ ENLARGE = 1.5
 # before, as soon.
 MORE_LOOKS = 2
 # Where the first two looks agree, neither asking about anything and both reading every
-# place alike (``agreed``), they are the reading: a third look there seldom changed a die,
+# place alike (``_agreed``), they are the reading: a third look there seldom changed a die,
 # and never to read one right. All 250 dev photos as 640x480 JPEG 80 frames through a
 # 53-degree webcam at 55 and 40 degrees, a 60-degree one at 40, and squeezed into 4:3: the
 # first two looks agreed so in 539 of the 1,000 views, and 3,272 -> 2,729 looks were read;
@@ -244,25 +244,22 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
 def enough(readings: Sequence[Reading], looks: int = STILL_LOOKS) -> Reading | None:
     """``readings`` (of one still tray, in the order read) pooled, once they are enough to
     report, else None (read one more): ``looks`` of them; ``MORE_LOOKS`` more where one alone
-    read a die (``read_once``); the first ``AGREEING_LOOKS`` where they agree (``agreed``)."""
+    read a die (``read_once``); the first ``AGREEING_LOOKS`` where they agree (``_agreed``)."""
     n = len(readings)
-    if n < min(looks, AGREEING_LOOKS):
-        return None
+    if n < looks and n != AGREEING_LOOKS or looks < n < looks + MORE_LOOKS:
+        return None   # (nothing to decide: not pooled)
     reading = pooled(readings)
     if n < looks:
-        done = n == AGREEING_LOOKS and agreed(readings, reading)
-    elif n == looks:
-        done = not (isinstance(reading, DiceReading) and read_once(readings, reading))
-    else:
-        done = n >= looks + MORE_LOOKS
-    return reading if done else None
+        return reading if _agreed(readings, reading) else None
+    if n == looks and isinstance(reading, DiceReading) and read_once(readings, reading):
+        return None
+    return reading
 
 
-def agreed(readings: Sequence[Reading], reading: Reading) -> bool:
-    """Whether ``readings`` (two or more, of one still tray) agree: none asks about anything,
-    and each read what ``reading``, them pooled, reads (every place read alike in all)."""
-    return len(readings) > 1 and not reading.uncertain and all(
-        not r.uncertain and len(r.marks) == len(reading.marks) for r in readings)
+def _agreed(readings: Sequence[Reading], reading: Reading) -> bool:
+    """Whether ``readings`` (of one still tray) agree: none asks about anything, and each
+    read what ``reading``, them pooled, reads (every place read alike in all)."""
+    return not reading.uncertain and all(not r.uncertain and len(r.marks) == len(reading.marks) for r in readings)
 
 
 def read_once(readings: Sequence[DiceReading], reading: DiceReading) -> bool:
