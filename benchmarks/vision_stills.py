@@ -12,10 +12,12 @@ asked about where no die lies; the reports the players take as they are, every d
 and nothing asked), how many frames after the hand each report came, and the reports
 repeated after the hand though nothing moved. ``--fov``: a webcam near the tray, seeing
 that many degrees across (the reader is not told: it takes ``perspective``'s assumed one);
-``--cast``: a webcam whose white balance is off, as ``vision_accuracy --cast``.
+``--cast``: a webcam whose white balance is off, as ``vision_accuracy --cast``; ``--game``: one
+detector for all the trays, as the daemon keeps it through a game (it reads later rolls with
+the die size and slant the earlier ones showed), rather than a new one for each.
 
     .venv/bin/python benchmarks/vision_stills.py [--every 5] [--noise 2] [--frames 12] [--tilt 40] [--fov 60]
-        [--cast 1.15,1,0.85]
+        [--cast 1.15,1,0.85] [--game]
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ def main(argv=None) -> int:
     ap.add_argument("--fov", type=float, default=None, help="the camera's field of view across the frame, "
                     "degrees (a webcam's 50-70; by default 37, from 1.5 photo-widths away)")
     add_cast_option(ap)
+    ap.add_argument("--game", action="store_true", help="one detector for all the trays, as through a game")
     args = ap.parse_args(argv)
     if args.frames < 1 or args.fps <= 0:
         ap.error("--frames and --fps must be over 0")
@@ -69,6 +72,7 @@ def main(argv=None) -> int:
     alone = dict.fromkeys(KEYS, 0)
     reported = dict.fromkeys(KEYS, 0)
     n_dice, reported_dice, unreported, repeats, after, whole = 0, 0, 0, 0, [], 0
+    det = SettleDetector(auto_rearm=True)
     for k, f in enumerate(files):
         img = cv2.imread(f)
         labels = load_labels(f[:-4] + ".txt", img.shape[1], img.shape[0])
@@ -81,7 +85,10 @@ def main(argv=None) -> int:
             res = score_image(read_dice(frame), truth)
             for key in KEYS:
                 alone[key] += res[key]
-        det = SettleDetector(auto_rearm=True)
+        if args.game:
+            det.reset(forget=False)   # (the daemon's next roll, the same camera)
+        else:
+            det = SettleDetector(auto_rearm=True)
         det.arm()
         reports = []
         for rep in range(3):
@@ -105,6 +112,7 @@ def main(argv=None) -> int:
     print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen {args.tilt:g} degrees from overhead"
           + (f" by a camera {args.fov:g} degrees wide" if args.fov else "")
           + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "")
+          + (", one detector through them all" if args.game else "")
           + f", JPEG 80, sensor noise {args.noise:g}, {args.fps:g} fps")
 
     def line(label, tot, dice, where=""):

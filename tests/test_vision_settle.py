@@ -228,6 +228,36 @@ def test_a_steep_webcams_slant_is_learnt_from_the_4s_and_5s_it_reports():
     assert right >= 0.85 * dice
 
 
+def test_the_slant_learnt_is_the_last_4s_and_5s_reported_not_the_first_few(roll):
+    # A first roll's few 4s and 5s can overstate the slant (all 250 dev photos as one game
+    # through a 53-degree webcam 55 degrees from overhead: learnt as 1.91 from the first
+    # roll's, where the later rolls' show 1.69-1.85); the later rolls' outvote them, and a
+    # camera turned to look from overhead unlearns it. Here each roll reports a 4 and a 5
+    # (scripted, through the detector's own ``reader=``) squashed as its slant says.
+    import math
+
+    from companion.vision.types import DiceReading, Die
+
+    def face(value, x, y, turn, stretch):
+        corners = [(math.cos(turn + k * math.pi / 2), math.sin(turn + k * math.pi / 2)) for k in range(4)]
+        pips = [(x + 8 * cx, y + 8 * cy / stretch) for cx, cy in corners] + [(x, y)] * (value == 5)
+        return Die(value, x, y, 0.95, 30.0, tuple(pips))
+
+    slants = [1.9] * 2 + [1.7] * 6 + [1.0] * 6
+    det = SettleDetector(reader=lambda frame: reading)
+    learnt = []
+    for k, stretch in enumerate(slants):
+        reading = DiceReading([face(4, 200.0, 150.0, 0.3 * k, stretch), face(5, 300.0, 150.0, 0.5 + 0.2 * k, stretch)],
+                              [], [30.0])
+        det.reset(forget=False)   # (the daemon's next roll, the same camera)
+        det.arm()
+        assert len(run(roll[0], det)) == 1
+        learnt.append(det.learnt_stretch)
+    assert learnt[1] == pytest.approx((1.0, 1.9), abs=0.01)   # (four faces: the first rolls')
+    assert learnt[7] == pytest.approx((1.0, 1.7), abs=0.01)   # (the last twelve: the later rolls')
+    assert learnt[-1] is None
+
+
 def test_without_4s_or_5s_reported_or_seen_from_overhead_no_slant_is_learnt():
     # An overhead camera's faces are square: its frames go on measuring their own slant
     # (none), as without a calibration. And a game of 1s, 2s, 3s and 6s teaches nothing.
