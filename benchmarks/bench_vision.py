@@ -13,7 +13,9 @@
 - ms the settle detector spends on a settled roll of those real frames, each still frame
   with a webcam's fresh noise: the still frames it reads and pools (two where they agree,
   else three, the second and third enlarged where the dice are small and the first left
-  something to ask about; five where one of them alone read a die); and
+  something to ask about; five where one of them alone read a die), a new detector for
+  each roll and one detector through them all, as the daemon keeps it through a game (it
+  reads later rolls at the die size and slant the earlier ones showed); and
   the most memory the process holds while reading the real frames, against what it held
   with them made (where Linux's /proc tells it);
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
@@ -95,6 +97,7 @@ def main() -> int:
         # two frames, or three, and pools them, the second and third enlarged where the dice
         # are small and the first left something to ask about (``settle``).
         _time_settled(f"{len(frames)} real photos as those frames 40 degrees from overhead", frames)
+        _time_settled(f"the same {len(frames)} as one game, one detector through them all", frames, game=True)
         # (Real frames ask the face network about hundreds of views, whose layers' outputs it
         # holds a batch at a time.)
         if held is not None:
@@ -144,16 +147,21 @@ def main() -> int:
     return 0
 
 
-def _time_settled(label: str, frames: list) -> None:
+def _time_settled(label: str, frames: list, game: bool = False) -> None:
     """Print the median and worst ms the settle detector spends on each of ``frames`` from
     the hand leaving the tray to its report (the still frames it reads and pools, and the
-    motion checks of every frame)."""
+    motion checks of every frame): a new detector for each, or with ``game``, one for all,
+    each the next roll (as the daemon keeps it)."""
     import numpy as np
 
     from companion.vision.settle import SettleDetector
     times = []
+    det = SettleDetector()
     for frame in frames:
-        det = SettleDetector()
+        if game:
+            det.reset(forget=False)
+        else:
+            det = SettleDetector()
         det.arm()
         det.feed(_hand_over(frame), 0.0)
         spent, reading, k = 0.0, None, 0
