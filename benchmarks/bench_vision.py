@@ -158,10 +158,7 @@ def _time_settled(label: str, frames: list, game: bool = False) -> None:
     times = []
     det = SettleDetector()
     for frame in frames:
-        if game:
-            det.reset(forget=False)
-        else:
-            det = SettleDetector()
+        det.reset(forget=not game)   # (as new, or as the daemon's next roll: the same camera)
         det.arm()
         det.feed(_hand_over(frame), 0.0)
         spent, reading, k = 0.0, None, 0

@@ -85,10 +85,7 @@ def main(argv=None) -> int:
             res = score_image(read_dice(frame), truth)
             for key in KEYS:
                 alone[key] += res[key]
-        if args.game:
-            det.reset(forget=False)   # (the daemon's next roll, the same camera)
-        else:
-            det = SettleDetector(auto_rearm=True)
+        det.reset(forget=not args.game)   # (as new, or as the daemon's next roll: the same camera)
         det.arm()
         reports = []
         for rep in range(3):

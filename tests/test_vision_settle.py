@@ -231,9 +231,9 @@ def test_a_steep_webcams_slant_is_learnt_from_the_4s_and_5s_it_reports():
 def test_the_slant_learnt_is_the_last_4s_and_5s_reported_not_the_first_few(roll):
     # A first roll's few 4s and 5s can overstate the slant (all 250 dev photos as one game
     # through a 53-degree webcam 55 degrees from overhead: learnt as 1.91 from the first
-    # roll's, where the later rolls' show 1.69-1.85); the later rolls' outvote them, and a
-    # camera turned to look from overhead unlearns it. Here each roll reports a 4 and a 5
-    # (scripted, through the detector's own ``reader=``) squashed as its slant says.
+    # roll's, where eight of ten later rolls' show 1.69-1.85); the later rolls' outvote
+    # them, and a camera turned to look from overhead unlearns it. Here each roll reports a
+    # 4 and a 5 (scripted, through the detector's own ``reader=``) squashed as its slant says.
     import math
 
     from companion.vision.types import DiceReading, Die

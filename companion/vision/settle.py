@@ -90,11 +90,11 @@ from .types import DiceReading
 # of 640x480 frames, JPEG 80, one detector as the daemon keeps it, fed a hand and then
 # still frames with fresh noise (sigma 2) until it reports (``benchmarks/vision_stills.py
 # --game`` plays such a game). Through a 53-degree webcam 55 degrees from overhead: learnt
-# 1.91 from the first roll; as the rolls go, 1.69-1.85 (nine rolls in ten); dice reported
+# 1.91 from the first roll; as the rolls go, 1.69-1.85 (eight rolls in ten); dice reported
 # right and wrong and rolls read whole, 1,599, 20 and 146 -> 1,623, 18 and 156 (a new
 # detector for each roll: 1,631, 20 and 154). At 40 degrees, learnt 1.42 once, 1.29-1.36
-# as they go: 1,701, 11, 179 -> 1,696, 7, 176; through a 60-degree webcam, 1.46 once,
-# 1.28-1.38: 1,692, 12, 170 -> 1,687, 9, 171.)
+# as they go (eight in ten): 1,701, 11, 179 -> 1,696, 7, 176; through a 60-degree webcam,
+# 1.46 once, 1.28-1.38: 1,692, 12, 170 -> 1,687, 9, 171.)
 LEARN_FACES = 3
 KEPT_FACES = 12
 # The die size is the median of the last few rolls reported.
@@ -255,7 +255,7 @@ class SettleDetector:
         not set it for the rest of the game); the slant, as the last ``KEPT_FACES`` 4s and 5s
         reported show it, once there are ``LEARN_FACES``: a squash along an image axis (none
         where they are square: an overhead camera's frames are left to measure their own, as
-        without a calibration); and, once learnt, the camera's turn about its own axis
+        without a calibration); and the camera's turn about its own axis, learnt once
         (``slant.layout_roll``)."""
         if getattr(reading, "die_sizes", None):
             self._sides = [*self._sides, reading.die_side][-KEPT_SIDES:]
