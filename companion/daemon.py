@@ -134,8 +134,8 @@ class Daemon:
             self.told_turned, learnt.roll = True, d.learnt_roll
         if not self.told_small and d.sized_rolls >= SIZED_ROLLS:
             self.told_small, learnt.die_size = True, d.learnt_die_size
-        if not self.told_steep and d.learnt_stretch is not None:
-            self.told_steep, learnt.stretch = True, list(d.learnt_stretch)
+        if not self.told_steep and (slant := d.camera_slant) is not None:
+            self.told_steep, learnt.slant = True, slant
         tell = {"turned": self.controller.camera_turned, "small": self.controller.dice_small,
                 "steep": self.controller.camera_steep}
         for what, measure in placement_costs(learnt).items():

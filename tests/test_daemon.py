@@ -95,12 +95,13 @@ def test_players_are_asked_once_to_level_a_camera_the_rolls_show_turned(turn, tm
 
 
 @pytest.mark.parametrize("style, said", [({}, ()), ({"die_size": 18}, ("Dice small in picture (18 px)",)),
-                                         ({"slant": 58}, ("Camera steep (58 deg)",))])
+                                         ({"slant": 58, "field_of_view": 45}, ("Camera steep (58 deg)",))])
 def test_players_are_told_once_of_dice_too_small_or_a_camera_too_steep(style, said, tmp_path):
-    # A camera whose dice are 18 px wide in its picture, or 58 degrees from overhead, costs
-    # readings: once the rolls show it (three rolls' dice sizes; the 4s and 5s that show the
-    # slant), the players are told, once, what to do; a camera overhead, its dice 44 px
-    # wide, is left alone.
+    # A camera whose dice are 18 px wide in its picture, or a webcam beside the tray 58
+    # degrees from overhead (as wide as the reader takes one to be), costs readings: once
+    # the rolls show it (three rolls' dice sizes; the 4s and 5s that show the slant), the
+    # players are told, once, what to do; a camera overhead, its dice 44 px wide, is left
+    # alone.
     from companion.devices.camera import SyntheticSource
 
     daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path, camera=SyntheticSource(seed=3, style=style))

@@ -35,7 +35,8 @@ def test_dice_seen_by_a_camera_near_the_tray_are_read_by_its_field_of_view_given
 
 
 def test_calibration_round_trip_and_bad_files(tmp_path):
-    cal = Calibration(tray=[0.1, 0.1, 0.8, 0.8], die_size=40.0, frame_size=[640, 480], logo_value=6)
+    cal = Calibration(tray=[0.1, 0.1, 0.8, 0.8], die_size=40.0, frame_size=[640, 480], logo_value=6,
+                      stretch=[1.0, 1.4], slant=41.5)
     path = tmp_path / "cal.json"
     cal.save(path)
     assert Calibration.load(path) == cal
@@ -43,7 +44,8 @@ def test_calibration_round_trip_and_bad_files(tmp_path):
         Calibration.load(tmp_path / "missing.json")
     for text, problem in [("{not json", "not valid JSON"), ('{"logo_value": 9}', "logo_value"),
                           ('{"stretch": [1.0, 0]}', "stretch"), ('{"coin": {"stretch": "tall"}}', "coin stretch"),
-                          ('{"field_of_view": 200}', "field_of_view"), ('{"field_of_view": "wide"}', "field_of_view")]:
+                          ('{"field_of_view": 200}', "field_of_view"), ('{"field_of_view": "wide"}', "field_of_view"),
+                          ('{"slant": 95}', "slant"), ('{"slant": "steep"}', "slant")]:
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(CalibrationError, match=problem):
             Calibration.load(tmp_path / "bad.json")
@@ -110,6 +112,27 @@ def test_calibration_measures_a_steep_camera_from_the_faces_read_with_no_4_or_5_
     steep = measure_setup([render_tray([faces[(s + k) % 6] for k in range(6)], seed=s, die_colour="mixed",
                                        slant=60, die_size=40) for s in range(3)], field_of_view=FAR_CAMERA.field_of_view)
     assert steep.stretch[0] == 1.0 and 1.4 < steep.stretch[1] < 2.15
+
+
+@pytest.mark.parametrize("told", [60, None])
+def test_a_webcam_near_the_tray_calibrated_on_dice_in_its_far_rows_is_not_called_steep(told):
+    # A webcam 60 degrees wide, 40 degrees from overhead, calibrated on trays whose dice lie
+    # in its far rows, where they are squashed as at about 49 degrees: the camera's slant
+    # measured is its own 40 told its field of view (``companion calibrate --field-of-view``),
+    # 42 taking a narrower one, so the installer is not told to raise the camera. (The
+    # reader reads at ``stretch``, the faces' squash as they stood.)
+    from companion.vision.setup import placement_advice
+    from companion.vision.slant import slant_degrees
+
+    frames = []
+    for s in range(3):
+        places = [(120.0 + 130 * k, 170.0 + 20 * (k % 2)) for k in range(4)]
+        frames.append(render_scene([4, 5, 5, 4] if s % 2 else [5, 4, 4, 5], seed=40 + s, positions=places,
+                                   slant=40, field_of_view=60, die_size=40, die_colour="mixed")[0])
+    cal = measure_setup(frames, field_of_view=told)
+    assert slant_degrees(cal.stretch) > 46
+    assert cal.slant == pytest.approx(40.0, abs=1.5 if told else 3.0)
+    assert not [a for a in placement_advice(cal) if "raise the camera" in a]
 
 
 def test_calibrated_tray_region_ignores_dice_outside_it():

@@ -6,8 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from companion.vision.perspective import ASSUMED_FIELD_OF_VIEW, flattening, focal_length, mapped, unflattening
+from companion.vision.perspective import (ASSUMED_FIELD_OF_VIEW, flat_layout_stretch, flattening, focal_length, mapped,
+                                         unflattening)
 from companion.vision.photo_views import perspective
+from companion.vision.slant import layout_stretch, slant_degrees
 from vision_scenes import accuracy_benchmark
 
 
@@ -144,3 +146,41 @@ def test_a_die_the_frames_edge_may_cut_is_set_apart_and_counts_only_if_read_wron
     assert accuracy.score_image(reading, kept)["phantom"] == 2   # (as it was scored before)
     asked = DiceReading([Die(1, x1, y1, 0.9)], [Uncertain(*at[2], "cut by the frame's edge")])
     assert accuracy.score_image(asked, kept, cut_off)["stray"] == 0
+
+
+def _square_faces_seen(tilt: float, field_of_view: float, rows: tuple[int, int]):
+    """4s and 5s on a 1000 px photo, between its ``rows`` (their centres), each turned its own
+    way, as the value and centres of their pips stand in a 640x480 frame seen ``tilt``
+    degrees from overhead by a camera ``field_of_view`` degrees wide."""
+    photo = np.zeros((1000, 1000, 3), np.uint8)
+    faces = []
+    for n, (x, y) in enumerate((x, y) for x in range(150, 900, 150) for y in rows):
+        turn = 0.4 * n
+        corners = [(x + 14 * math.cos(turn + k * math.pi / 2), y + 14 * math.sin(turn + k * math.pi / 2))
+                   for k in range(4)]
+        faces.append((4 + n % 2, corners + [(x, y)] * (n % 2)))
+    # (each pip a label of no size, numbered face by face)
+    points = [(10 * n + k, px, py, 0.0, 0.0) for n, (_, pips) in enumerate(faces) for k, (px, py) in enumerate(pips)]
+    _, kept = perspective(photo, points, "640x480", tilt, focal_length(field_of_view))
+    seen = {v: (x, y) for v, x, y, _, _ in kept}
+    return [(value, [seen[10 * n + k] for k in range(len(pips))]) for n, (value, pips) in enumerate(faces)
+            if all(10 * n + k in seen for k in range(len(pips)))]
+
+
+@pytest.mark.parametrize("rows, lie", [((180, 260), "far"), ((740, 820), "near")])
+def test_the_slant_the_square_faces_show_is_the_cameras_wherever_the_dice_lie(rows, lie):
+    # A webcam 53 degrees wide, 40 degrees from overhead, sees a 4 in its far rows squashed
+    # more than one at its centre, and one in its near rows less: the faces' own squash says
+    # about 50 and 24 degrees here. Carried first to where the flattening makes every face
+    # squashed as at the centre, they say the camera's own 40 told its field of view, and
+    # much nearer 40 than their own squash taking a narrower one (``ASSUMED_FIELD_OF_VIEW``).
+    faces = _square_faces_seen(40.0, 53.13, rows)
+    ys = [y for _, pips in faces for _, y in pips]
+    assert len(faces) >= 8 and (max(ys) < 200 if lie == "far" else min(ys) > 300)
+    as_seen = slant_degrees(layout_stretch(faces))
+    assert (as_seen > 46 if lie == "far" else as_seen < 33)
+    assert slant_degrees(flat_layout_stretch(faces, (640, 480), 53.13)) == pytest.approx(40.0, abs=0.5)
+    assumed = slant_degrees(flat_layout_stretch(faces, (640, 480)))
+    assert abs(assumed - 40.0) < abs(as_seen - 40.0) / 2
+    # (a camera far from the tray, told so, is taken as the faces show it)
+    assert slant_degrees(flat_layout_stretch(faces, (640, 480), 10.0)) == pytest.approx(as_seen)

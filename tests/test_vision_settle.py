@@ -258,6 +258,34 @@ def test_the_slant_learnt_is_the_last_4s_and_5s_reported_not_the_first_few(roll)
     assert learnt[-1] is None
 
 
+@pytest.mark.parametrize("rows", [(170, 190), (440, 460)])
+def test_a_webcam_near_the_tray_is_told_of_at_its_own_slant_wherever_the_dice_lie(rows):
+    # A webcam 60 degrees wide, 40 degrees from overhead, its dice lying in its far rows
+    # or its near ones: the 4s and 5s there are squashed as at about 49 and 29 degrees, and
+    # the players were told that (past 45: the camera too steep). As at the frame's centre,
+    # where the reader's flattening squashes every face alike, the faces say the camera's 40.
+    from companion.vision.calibration import Calibration
+    from companion.vision.render import render_scene
+    from companion.vision.slant import slant_degrees
+
+    det = SettleDetector(Calibration(field_of_view=60), auto_rearm=True)
+    det.arm()
+    t, reports = 0.0, 0
+    for roll in range(6):
+        values = [4, 5, 4, 5] if roll % 2 else [5, 4, 5, 4]
+        # (on the tray as drawn from overhead, before the camera's view of it)
+        places = [(120.0 + 130 * k, float(rows[k % 2])) for k in range(4)]
+        frame, truth = render_scene(values, seed=3000 + roll, positions=places, slant=40, field_of_view=60,
+                                    die_size=40, die_colour="mixed")
+        assert all((y < 240) == (rows[0] < 300) for _, _, y in truth["dice"])   # (far: above the middle row)
+        for _ in range(8):
+            t += 1 / 15
+            reports += det.feed(frame, t) is not None
+    assert reports == 5   # (the first frame has nothing to move from)
+    assert abs(slant_degrees(det.learnt_stretch) - 40.0) > 8   # (as the faces stood, which the reader reads by)
+    assert det.camera_slant == pytest.approx(40.0, abs=1.5)
+
+
 def test_without_4s_or_5s_reported_or_seen_from_overhead_no_slant_is_learnt():
     # An overhead camera's faces are square: its frames go on measuring their own slant
     # (none), as without a calibration. And a game of 1s, 2s, 3s and 6s teaches nothing.

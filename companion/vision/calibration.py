@@ -13,6 +13,11 @@ points at it). Every field is optional: an empty calibration means "assume nothi
   (1.0 each from overhead): a frame is stretched back by it before reading where its own
   pips measure no slant, one well short of it, or one along the other axis
   (``slant.known_or_measured``); from overhead, none is measured.
+- ``slant``: how far from overhead the camera looks, in degrees, as the 4s and 5s read
+  show it at the frame's centre wherever in the frame they lay
+  (``perspective.flat_layout_stretch``): a record for the installer
+  (``setup.placement_advice``); the reader reads at ``stretch``, the faces' squash as they
+  stood.
 - ``roll``: how far the camera was turned about its own axis (degrees its picture is
   turned anticlockwise; ``slant.layout_roll``), where a slant let it be measured: a record
   for the installer (``setup.placement_advice``), not undone by the reader.
@@ -50,6 +55,7 @@ class Calibration:
     logo_value: int | None = None
     lighting: float | None = None
     stretch: list[float] | None = None
+    slant: float | None = None
     roll: float | None = None
     field_of_view: float | None = None
     coin: dict | None = None
@@ -69,6 +75,8 @@ class Calibration:
             raise CalibrationError(f"die_size must be a positive number, not {self.die_size!r}")
         if self.stretch is not None and not _is_stretch(self.stretch):
             raise CalibrationError(f"stretch must be [fx, fy], each 1.0-3.0, not {self.stretch!r}")
+        if self.slant is not None and not (isinstance(self.slant, (int, float)) and 0 <= self.slant < 90):
+            raise CalibrationError(f"slant must be degrees from overhead, 0 to 90, not {self.slant!r}")
         if self.roll is not None and not (isinstance(self.roll, (int, float)) and -45 <= self.roll <= 45):
             raise CalibrationError(f"roll must be degrees, -45 to 45, not {self.roll!r}")
         if self.field_of_view is not None and not (isinstance(self.field_of_view, (int, float))

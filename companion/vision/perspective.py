@@ -59,7 +59,7 @@ import math
 import cv2
 import numpy as np
 
-from .slant import slant_degrees
+from .slant import layout_stretch, slant_degrees, square_face
 
 # Only frames at least this much stretched back (30 degrees from overhead) are flattened:
 # nearer overhead the far dice differ little from the near ones (30 degrees, a 53-degree
@@ -77,6 +77,11 @@ ASSUMED_FIELD_OF_VIEW = 45.0
 # Rows whose dice the flattening would enlarge more than this are left out of its picture:
 # rows that near the horizon hold dice a few pixels wide, at the far end of a desk.
 MAX_ZOOM = 2.0
+# ``flat_layout_stretch`` carries the faces as for the slant it last found, at most this
+# many times, until the stretch moves less than ``FLAT_SETTLED`` (about 0.1 degree at 40):
+# from faces all in a 53-degree webcam's near rows, 24 degrees, it took 10 to reach 40.
+FLAT_ROUNDS = 12
+FLAT_SETTLED = 0.002
 
 
 def focal_length(field_of_view: float) -> float:
@@ -127,6 +132,45 @@ def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: f
     x1, y1 = corners.max(axis=0)
     m = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]]) @ m
     return m, (int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0)))
+
+
+def flat_layout_stretch(faces, frame_size: tuple[int, int], field_of_view: float | None = None
+                        ) -> tuple[float, float] | None:
+    """The squash ``slant.layout_stretch`` finds in ``faces`` (value and pip centres, in the
+    pixels of a frame of ``frame_size`` [w, h], seen ``field_of_view`` degrees wide: None,
+    ``ASSUMED_FIELD_OF_VIEW``) as a face at the frame's centre shows it: the camera's own
+    slant. A webcam near the tray squashes a face in its far rows more than one at its
+    centre, and one in its near rows less, so the faces' own squash says a camera steeper
+    than it is while the dice lie far off, and shallower while they lie near (40 degrees
+    from overhead, 53 degrees wide, a quarter of the frame from its top and its bottom:
+    about 50 and 28). Each face's pips are carried where ``flattening`` for the slant found
+    would carry them, where every face is squashed as at the centre (here without
+    ``MAX_TILT``'s limit: a measure, not a picture to read), and measured again, until the
+    slant holds. A camera far from the tray (``FAR_LENS``) is taken as its faces show it."""
+    stretch = layout_stretch(faces)
+    square = [(value, pips) for value, pips in faces if square_face(value, pips)]
+    if field_of_view is None:
+        field_of_view = ASSUMED_FIELD_OF_VIEW
+    w, h = frame_size
+    for _ in range(FLAT_ROUNDS):
+        # (any squash along y: a face near the camera is squashed less than one at the
+        # centre, so a slant taken too shallow to flatten a frame for may still be one)
+        if stretch is None or stretch[0] != 1.0 or stretch[1] <= 1.0 or field_of_view <= FAR_LENS:
+            break
+        k = depth_rate(math.radians(slant_degrees(stretch)), field_of_view, max(w, h))
+        flat = []
+        for value, pips in square:
+            scales = [1.0 + k * (y - h / 2) for _, y in pips]
+            # (a face so near the horizon that flattening would leave it out)
+            if min(scales) >= 1.0 / MAX_ZOOM:
+                flat.append((value, [((x - w / 2) / s, (y - h / 2) / s) for (x, y), s in zip(pips, scales)]))
+        again = layout_stretch(flat)
+        if again is None:
+            break
+        stretch, moved = again, max(abs(a - b) for a, b in zip(again, stretch))
+        if moved < FLAT_SETTLED:
+            break
+    return stretch
 
 
 def mapped(m: np.ndarray, x: float, y: float) -> tuple[float, float]:

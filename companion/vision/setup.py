@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration, CalibrationError
-from .perspective import ASSUMED_FIELD_OF_VIEW, seen_steeply
+from .perspective import ASSUMED_FIELD_OF_VIEW, flat_layout_stretch, seen_steeply
 from .pips import find_pips
 from .segment import WORK_SIDE, even_exposure, working_image
 from .slant import (MIN_PIPS, layout_roll, layout_stretch, slant_degrees, steeper_stretch, stretch_for,
@@ -43,9 +43,11 @@ SMALL_DIE = 24.0
 # A camera further than this many degrees from overhead squashes the top faces so much
 # that fewer are read right. All 250 dev photos as 640x480 frames, JPEG 80, one look:
 # 93.4 % read right at 40 degrees, 90.0 % at 45, 88.4 % at 50, 84.9 % at 55 (three looks,
-# 94.4 % at 40 and 87.2 % at 55). The slant ``measure_setup`` measures: 29, 46, 54 and 60
-# degrees for cameras 30, 45, 55 and 62 degrees from overhead (the median of ten
-# calibrations, each from 3 held-out frames).
+# 94.4 % at 40 and 87.2 % at 55). The camera's slant ``measure_setup`` measures
+# (``Calibration.slant``): 30.2, 39.9, 45.2, 55.0 and 61.5 degrees for cameras 30, 40, 45,
+# 55 and 62 degrees from overhead (the median of ten calibrations, each from 3 held-out
+# frames); through a 53-degree webcam near the tray, 30.2, 40.2, 45.3, 54.6 and 61.9, and
+# at 40 none of the ten past 45, where the faces' squash as they stood put one there.
 STEEP = 45.0
 
 
@@ -120,11 +122,13 @@ def measure_setup(frames: Sequence[np.ndarray], field_of_view: float | None = No
             x, y, x1, y1 = max(0.0, x - mx), max(0.0, y - my), min(1.0, x + rw + mx), min(1.0, y + rh + my)
             rw, rh = x1 - x, y1 - y
         cal.tray = [round(x, 4), round(y, 4), round(rw, 4), round(rh, 4)]
-    # Where the pips stand on the 4s and 5s read tells the slant best; without enough of
+    # Where the pips stand on the 4s and 5s read tells the slant best (and the camera's,
+    # as at the frame's centre wherever they lie: ``Calibration.slant``); without enough of
     # them, the pips' own shapes.
     by_layout = layout_stretch(read)
     if by_layout is not None:
         cal.stretch = [round(v, 3) for v in by_layout]
+        cal.slant = round(slant_degrees(flat_layout_stretch(read, (w, h), field_of_view)), 1)
     elif len(pips) >= MIN_PIPS:
         stretch = stretch_for(pips) or (1.0, 1.0)
         if stretch != (1.0, 1.0):
@@ -144,7 +148,7 @@ def measure_setup(frames: Sequence[np.ndarray], field_of_view: float | None = No
 def placement_costs(cal: Calibration) -> dict[str, float]:
     """What costs readings in where the camera stands, as ``cal`` measured it (nothing it did
     not measure): "small", the dice's width as the reader sees them (``die_width``), under
-    ``SMALL_DIE``; "steep", the camera's degrees from overhead (``slant_degrees``), over
+    ``SMALL_DIE``; "steep", the camera's degrees from overhead (``camera_slant``), over
     ``STEEP``; "turned", its picture's turn about its own axis (degrees anticlockwise),
     ``TURNED`` or more. ``companion calibrate`` tells the installer of them
     (``placement_advice``), the daemon the players, as the rolls show them."""
@@ -152,12 +156,18 @@ def placement_costs(cal: Calibration) -> dict[str, float]:
     width = die_width(cal.die_size, cal.frame_size) if cal.die_size and cal.frame_size else math.inf
     if width < SMALL_DIE:
         costs["small"] = width
-    slant = slant_degrees(cal.stretch)
+    slant = camera_slant(cal)
     if slant > STEEP:
         costs["steep"] = slant
     if cal.roll is not None and abs(cal.roll) >= TURNED:
         costs["turned"] = cal.roll
     return costs
+
+
+def camera_slant(cal: Calibration) -> float:
+    """How far from overhead the camera looks, in degrees, as ``cal`` measured it: its
+    ``slant``, or as its ``stretch`` says where the 4s and 5s did not tell that; 0 for neither."""
+    return cal.slant if cal.slant is not None else slant_degrees(cal.stretch)
 
 
 def _turned_text(roll: float) -> str:
@@ -197,7 +207,7 @@ def placement_advice(cal: Calibration) -> list[str]:
     if "turned" in costs:
         advice.append(_turned_text(costs["turned"]))
     if seen_steeply(cal.stretch) and cal.field_of_view is None:
-        advice.append(f"the camera looks at the tray about {slant_degrees(cal.stretch):.0f} degrees from overhead: "
+        advice.append(f"the camera looks at the tray about {camera_slant(cal):.0f} degrees from overhead: "
                       "near the tray, it sees the far dice smaller and flatter than the near ones, and the reader "
                       f"takes it to see {ASSUMED_FIELD_OF_VIEW:.0f} degrees across; if its data sheet says far wider "
                       "or narrower, calibrate again with --field-of-view DEG (a webcam 90 degrees wide at 40 "
