@@ -119,6 +119,30 @@ def test_players_are_told_once_of_dice_too_small_or_a_camera_too_steep(style, sa
     daemon.table.close()
 
 
+def test_players_are_not_told_a_webcam_40_degrees_from_overhead_is_too_steep_where_the_dice_lay_far_off(tmp_path):
+    # A webcam beside the tray, 60 degrees wide, 40 from overhead: this game's first 4s and
+    # 5s lay in its far rows, squashed as at 50 degrees, and the players were told to raise
+    # the camera. As at the frame's centre (``SettleDetector.camera_slant``) the faces say
+    # about 43, and nothing is said.
+    from companion.devices.camera import SyntheticSource
+    from companion.vision.slant import slant_degrees
+
+    camera = SyntheticSource(seed=5, style={"slant": 40, "field_of_view": 60})
+    daemon, bots = build_demo("game-of-2020", 2, 5, tmp_path, camera=camera)
+    told = {}
+
+    def judged():
+        told.update({id(n): n.text for n in daemon.controller.notices if n.text.startswith("Camera steep")})
+        return daemon.told_steep
+
+    play_until(daemon, bots, judged)
+    assert told == {}
+    assert slant_degrees(daemon.detector.learnt_stretch) > 45   # (the faces' squash as they stood)
+    assert daemon.detector.camera_slant == pytest.approx(40, abs=3)
+    daemon.devices.close()
+    daemon.table.close()
+
+
 def test_the_watchdog_is_withheld_while_frames_stop_coming(tmp_path):
     daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path)
     play_until(daemon, bots, lambda: daemon.controller.tray() is not None)

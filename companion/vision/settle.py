@@ -152,8 +152,8 @@ class SettleDetector:
         three webcam views read 5,006 dice right, 34 wrong and 503 rolls whole -> 5,025, 36,
         516, and played in the reverse order through two, 3,321, 26, 334 -> 3,311, 32, 316:
         no gain. But as the faces stood, a 53-degree webcam 40 degrees from overhead was
-        learnt at 45.3 degrees from the first roll (41.5 so) and at 39.1-42.8 in eight rolls
-        of ten after (39.9-40.8); a 60-degree one at 46.8 (42.2) and 38.4-43.7 (39.3-41.6):
+        learnt at 45.3 degrees from the first roll (41.5 so) and at 39.1-42.9 in eight rolls
+        of ten after (39.9-40.8); a 60-degree one at 46.8 (42.2) and 38.4-43.7 (39.3-41.4):
         past ``setup.STEEP`` after 14 and 13 of the 250 rolls, the first among them (so,
         after none)."""
         if self.learnt_stretch is None:
