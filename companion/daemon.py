@@ -123,8 +123,9 @@ class Daemon:
         """Once the rolls show where the camera stands, tell the players, once each thing,
         what costs readings there, as ``companion calibrate`` tells the installer
         (``setup.placement_costs``): its turn about its own axis, the dice's size (once
-        ``SIZED_ROLLS`` rolls show it: one misread roll does not), its slant. (Said or not,
-        the rolls have spoken: each is judged once per camera.)"""
+        ``SIZED_ROLLS`` rolls show it: one misread roll does not), its slant (as at the
+        frame's centre: ``SettleDetector.camera_slant``). (Said or not, the rolls have
+        spoken: each is judged once per camera.)"""
         from companion.vision.calibration import Calibration
         from companion.vision.setup import placement_costs
         d = self.detector

@@ -141,11 +141,11 @@ class SettleDetector:
 
     @property
     def camera_slant(self) -> float | None:
-        """How far from overhead the camera looks, in degrees: the 4s and 5s
-        ``learnt_stretch`` stands on, as they would show it at the frame's centre wherever
-        in the frame they lay (``perspective.flat_layout_stretch``, by the calibration's
-        field of view or the one the reader assumes); None while no slant is learnt. The
-        players are told of it (``setup.placement_costs``).
+        """How far from overhead the camera looks, in degrees, as the 4s and 5s
+        ``learnt_stretch`` stands on would show it at the frame's centre, wherever in the
+        frame they lay (``perspective.flat_layout_stretch``, by the calibration's field of
+        view or the one the reader assumes); None while no slant is learnt. The players are
+        told of it (``setup.placement_costs``).
 
         The reader reads on at ``learnt_stretch``, the faces' squash as they stood. Read at
         this slant instead, all 250 dev photos as one game (as for ``KEPT_FACES``) through
