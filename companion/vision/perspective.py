@@ -79,7 +79,8 @@ ASSUMED_FIELD_OF_VIEW = 45.0
 MAX_ZOOM = 2.0
 # ``flat_layout_stretch`` carries the faces as for the slant it last found, at most this
 # many times, until the stretch moves less than ``FLAT_SETTLED`` (about 0.1 degree at 40):
-# from faces all in a 53-degree webcam's near rows, 24 degrees, it took 10 to reach 40.
+# faces all in a 53-degree webcam's near rows or all in its far ones, 24 or 50 degrees as
+# they stand, settle at 40.0 in 7 or 8.
 FLAT_ROUNDS = 12
 FLAT_SETTLED = 0.002
 
@@ -125,13 +126,20 @@ def flattening(shape: tuple[int, ...], centre: tuple[float, float], long_side: f
     top = max(0.0, cy + (1.0 / MAX_ZOOM - 1.0) / k)
     if top >= h:
         return None   # (all of the image beyond the horizon's reach: nothing left to read)
-    m = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, k, 1.0]]) @ np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy],
-                                                                                [0.0, 0.0, 1.0]])
+    m = _as_from_afar(k, centre)
     corners = cv2.perspectiveTransform(np.float32([[[0, top], [w, top], [w, h], [0, h]]]), m)[0]
     x0, y0 = corners.min(axis=0)
     x1, y1 = corners.max(axis=0)
     m = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]]) @ m
     return m, (int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0)))
+
+
+def _as_from_afar(k: float, centre: tuple[float, float]) -> np.ndarray:
+    """The homography that carries a point of a frame whose scale grows as 1 + k y at y
+    pixels below ``centre`` (``depth_rate``) to where a camera far away at the same slant
+    would see it, ``centre`` at the origin; its third coordinate is that scale."""
+    cx, cy = centre
+    return np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, k, 1.0 - k * cy]])
 
 
 def flat_layout_stretch(faces, frame_size: tuple[int, int], field_of_view: float | None = None
@@ -143,27 +151,31 @@ def flat_layout_stretch(faces, frame_size: tuple[int, int], field_of_view: float
     centre, and one in its near rows less, so the faces' own squash says a camera steeper
     than it is while the dice lie far off, and shallower while they lie near (40 degrees
     from overhead, 53 degrees wide, a quarter of the frame from its top and its bottom:
-    about 50 and 28). Each face's pips are carried where ``flattening`` for the slant found
-    would carry them, where every face is squashed as at the centre (here without
+    about 50 and 29.5). Each face's pips are carried where ``flattening`` for the slant
+    found would carry them, where every face is squashed as at the centre (here without
     ``MAX_TILT``'s limit: a measure, not a picture to read), and measured again, until the
     slant holds. A camera far from the tray (``FAR_LENS``) is taken as its faces show it."""
-    stretch = layout_stretch(faces)
     square = [(value, pips) for value, pips in faces if square_face(value, pips)]
+    stretch = layout_stretch(square)
     if field_of_view is None:
         field_of_view = ASSUMED_FIELD_OF_VIEW
+    if field_of_view <= FAR_LENS:
+        return stretch
     w, h = frame_size
+    # (each face's pips, as points for a homography to carry)
+    points = [(value, np.c_[np.asarray(pips, np.float64), np.ones(len(pips))]) for value, pips in square]
     for _ in range(FLAT_ROUNDS):
         # (any squash along y: a face near the camera is squashed less than one at the
         # centre, so a slant taken too shallow to flatten a frame for may still be one)
-        if stretch is None or stretch[0] != 1.0 or stretch[1] <= 1.0 or field_of_view <= FAR_LENS:
+        if stretch is None or stretch[0] != 1.0 or stretch[1] <= 1.0:
             break
-        k = depth_rate(math.radians(slant_degrees(stretch)), field_of_view, max(w, h))
+        m = _as_from_afar(depth_rate(math.radians(slant_degrees(stretch)), field_of_view, max(w, h)), (w / 2, h / 2))
         flat = []
-        for value, pips in square:
-            scales = [1.0 + k * (y - h / 2) for _, y in pips]
+        for value, p in points:
+            seen = p @ m.T   # (its third coordinate: the scale there)
             # (a face so near the horizon that flattening would leave it out)
-            if min(scales) >= 1.0 / MAX_ZOOM:
-                flat.append((value, [((x - w / 2) / s, (y - h / 2) / s) for (x, y), s in zip(pips, scales)]))
+            if seen[:, 2].min() >= 1.0 / MAX_ZOOM:
+                flat.append((value, seen[:, :2] / seen[:, 2:]))
         again = layout_stretch(flat)
         if again is None:
             break

@@ -246,7 +246,7 @@ def enough(readings: Sequence[Reading], looks: int = STILL_LOOKS) -> Reading | N
     report, else None (read one more): ``looks`` of them; ``MORE_LOOKS`` more where one alone
     read a die (``read_once``); the first ``AGREEING_LOOKS`` where they agree (``_agreed``)."""
     n = len(readings)
-    if n < looks and n != AGREEING_LOOKS or looks < n < looks + MORE_LOOKS:
+    if (n < looks and n != AGREEING_LOOKS) or looks < n < looks + MORE_LOOKS:
         return None   # (nothing to decide: not pooled)
     reading = pooled(readings)
     if n < looks:
