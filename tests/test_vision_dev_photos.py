@@ -528,6 +528,18 @@ def test_a_reading_whose_fours_and_fives_stand_square_is_not_read_again_steeper(
     assert _maybe_steeper(squashed)
 
 
+def test_a_steep_frame_read_on_one_die_at_its_own_slant_is_read_at_every_steeper_guess():
+    # Three dark dice 62 degrees from overhead through a 53-degree webcam. Their pips measure
+    # the frame at 1.43, short of its slant (2.13), and read one die there, a place asked
+    # about. Read as if at 1.75, still one die, two places asked about: no better, yet
+    # short of the slant too; at 2.3 all three are read. The steeper guesses stop at one
+    # that reads the frame no better only where it was read on two dice or more
+    # (``dice.PAST_THE_SLANT_DICE``): stopped at 1.75, one die was read of the three.
+    img, labels = _photo("IMG_20191209_100605.jpg", frame="640x480", jpeg=80, tilt=62.0, field_of_view=53.0)
+    reading = _assert_read(img, labels)
+    assert accuracy_benchmark().score_image(reading, labels)["correct"] == len(labels) == 3
+
+
 def test_the_settle_detector_looks_at_small_dice_enlarged_as_a_photo_is_looked_at():
     # The same five dice before a webcam, the hand gone and the tray still: its frames
     # differ by the sensor's noise. The detector reads its still frames as `companion dice
