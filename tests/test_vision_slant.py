@@ -413,13 +413,13 @@ def test_a_steep_frame_measured_short_and_read_unsure_is_read_steeper_where_its_
 
 
 def test_the_steeper_guessed_slants_are_read_only_until_one_reads_the_frame_no_better():
-    # A frame read on three dice at the slant its pips measured, one place asked about (2.2
-    # sure: ``_sureness``), is read at the steeper guessed slants in turn. The first reads a die more, four places asked
-    # about: less sure, but it found more faces, and may be short of the camera's slant.
-    # The second reads fewer dice and no surer: it is past the slant, and the third,
-    # steeper still, is not read at all (each guess is a whole read of the frame). A step
-    # that wants every guess (a near side read below its top) gets the third read then,
-    # and the first two as they were read.
+    # A frame read on three dice at the slant its pips measured, one place asked about
+    # (2.2 sure: ``_sureness``), is read at the steeper guessed slants in turn. The first
+    # reads a die more, four places asked about: less sure, but it found more faces, and
+    # may be short of the camera's slant. The second reads fewer dice and no surer: it is
+    # past the slant, and the third, steeper still, is not read at all (each guess is a
+    # whole read of the frame). A step that wants every guess (a near side read below its
+    # top) gets the third read then, and the first two as they were read.
     from companion.vision.dice import _until_no_surer
     from companion.vision.types import DiceReading, Die, Uncertain
 
@@ -440,8 +440,10 @@ def test_the_steeper_guessed_slants_are_read_only_until_one_reads_the_frame_no_b
     assert [g for g, _ in _until_no_surer(list(at), made, read)] == [1.3, 1.75, 2.3]
     assert asked == [1.3, 1.75, 2.3]
     # Read on one die, or asking about more places than it read dice, the frame may be
-    # short of its slant yet: every guess is read.
-    for unsure in (reading(0.9, asked=1), reading(0.9, 0.9, asked=3)):
+    # short of its slant yet: every guess is read, though the first reads it no better
+    # (here the faces are too squashed to read but at the last).
+    at = {1.3: reading(0.9, asked=2), 1.75: reading(0.9, asked=2), 2.3: reading(0.9, 0.9, 0.9)}
+    for unsure in (reading(0.9), reading(0.9, 0.9, asked=3)):
         asked.clear()
         assert [g for g, _ in _until_no_surer(list(at), [], read, than=unsure)] == asked == [1.3, 1.75, 2.3]
 

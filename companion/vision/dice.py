@@ -597,19 +597,19 @@ def _until_no_surer(guesses: Sequence[float], made: list[tuple[float, DiceReadin
     those read so far (``read`` reads it at one, once, when first wanted). With ``than``,
     the frame as read at the slant its pips measured, on ``PAST_THE_SLANT_DICE`` dice or
     more and asking about no more places than it read dice: only up to the first guess
-    that reads no more dice than that, and no surer (``_sureness``). That guess read the
-    faces no better than the slant measured, near the camera's as a frame read so well
-    says: it is past it, and a steeper one leaves every face more oblong still. (Read on
-    one die, or asking about more places than it read dice, the frame may be short of
-    its slant at the first guess too, its faces still too squashed to read: a rendered
-    tray 55 degrees from overhead, measured at 1.11, read four dice and asked
-    about seven places, one die and eight at 1.3, and four dice and two at 1.75, surer by
-    2.8, kept.) The frame read as from overhead, its pips showing no slant, is read
-    at every guess (``_read_as_if_told``): there a guess short of the slant may read fewer
-    dice or more, and less surely, than one nearer it (dev photo 095647 seen 62 degrees
-    from overhead: nothing at 1.3, five dice at 1.75; a rendered tray 55 degrees from
-    overhead: four dice as it was, five at 1.3 with six places asked about, all six at
-    1.75)."""
+    that reads no more dice than that, and no surer (``_sureness``). A frame read so well
+    was measured near the camera's slant; a guess that reads its faces no better is most
+    likely past it, and a steeper one leaves every face more oblong still (not always: the
+    rendered frame ``PAST_THE_SLANT_DICE`` names). Read on one die, or asking about more
+    places than it read dice, the frame may be short of its slant at the first guess too,
+    its faces still too squashed to read (a rendered tray 55 degrees from overhead,
+    measured at 1.11: four dice read and seven places asked about, one die and eight at
+    1.3, four dice and two at 1.75, surer by 2.8 and kept). The frame read as from
+    overhead, its pips showing no slant, is read at every guess (``_read_as_if_told``):
+    there a guess short of the slant may read fewer dice or more, and less surely, than
+    one nearer it (dev photo 095647 seen 62 degrees from overhead: nothing at 1.3, five
+    dice at 1.75; a rendered tray 55 degrees from overhead: four dice as it was, five at
+    1.3 with six places asked about, all six at 1.75)."""
     stop = than is not None and len(than.dice) >= max(PAST_THE_SLANT_DICE, len(than.uncertain))
     out = []
     for k, g in enumerate(guesses):
