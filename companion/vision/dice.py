@@ -165,9 +165,10 @@ SURER_BY = 1.5
 # nothing, and every reading is as before (stopping so on one die, 100605 at 62 degrees
 # lost the two dice a steeper guess read: the test); three looks at 40 and 55 degrees, as
 # before. Rendered trays (``benchmarks/vision_renders.py``, three sets, 1,440 frames):
-# every die read as before; in one frame at 55 degrees, two 6s read right 0.83 and 0.85
-# sure are 0.797 and 0.799, under ``controller.Settings.min_confidence`` (a look read no
-# better at 1.75, where 2.3 read surer). One core here
+# every die read as before; in two frames at 55 degrees (white dice on a tray, clutter
+# beside them), three dice read right 0.83-0.89 sure are 0.63-0.80, under
+# ``controller.Settings.min_confidence`` (set 1000's frame 14: a look read no better at
+# 1.75, where 2.3 read surer). One core here
 # (``bench_vision``): the held-out dev frames at 40 degrees 46.8 -> 45.8 ms a frame at the
 # median and 338 -> 261 ms at worst, through a 53-degree webcam told it 64 -> 55 and 357
 # -> 267; a settled roll of them 163 -> 150 and 2,220 -> 1,994 ms, as one game 88 -> 83
