@@ -420,7 +420,7 @@ def test_the_steeper_guessed_slants_are_read_only_until_one_reads_the_frame_no_b
     # past the slant, and the third, steeper still, is not read at all (each guess is a
     # whole read of the frame). A step that wants every guess (a near side read below its
     # top) gets the third read then, and the first two as they were read.
-    from companion.vision.dice import _until_no_surer
+    from companion.vision.dice import _until_no_better
     from companion.vision.types import DiceReading, Die, Uncertain
 
     def reading(*confidences, asked=0):
@@ -435,9 +435,9 @@ def test_the_steeper_guessed_slants_are_read_only_until_one_reads_the_frame_no_b
         asked.append(g)
         return at[g]
 
-    tried = _until_no_surer(list(at), made, read, than=frame)
+    tried = _until_no_better(list(at), made, read, than=frame)
     assert [g for g, _ in tried] == asked == [1.3, 1.75]
-    assert [g for g, _ in _until_no_surer(list(at), made, read)] == [1.3, 1.75, 2.3]
+    assert [g for g, _ in _until_no_better(list(at), made, read)] == [1.3, 1.75, 2.3]
     assert asked == [1.3, 1.75, 2.3]
     # Read on one die, or asking about more places than it read dice, the frame may be
     # short of its slant yet: every guess is read, though the first reads it no better
@@ -445,7 +445,7 @@ def test_the_steeper_guessed_slants_are_read_only_until_one_reads_the_frame_no_b
     at = {1.3: reading(0.9, asked=2), 1.75: reading(0.9, asked=2), 2.3: reading(0.9, 0.9, 0.9)}
     for unsure in (reading(0.9), reading(0.9, 0.9, asked=3)):
         asked.clear()
-        assert [g for g, _ in _until_no_surer(list(at), [], read, than=unsure)] == asked == [1.3, 1.75, 2.3]
+        assert [g for g, _ in _until_no_better(list(at), [], read, than=unsure)] == asked == [1.3, 1.75, 2.3]
 
 
 def test_dice_seen_steeply_with_no_slant_known_have_their_near_sides_not_read_as_dice():

@@ -159,20 +159,19 @@ UNSURE_COST = 0.5
 SURER_BY = 1.5
 # A frame measured squashed and read unsure of something is read at the steeper guessed
 # slants (``_surer``) only until one reads it no better, where it was read on this many
-# dice or more (``_until_no_surer``). All 250 dev photos as 640x480 frames, one look,
+# dice or more (``_until_no_better``). All 250 dev photos as 640x480 frames, one look,
 # through a 53-degree webcam at 40, 55 and 62 degrees, a 60-degree one at 40, and squeezed
-# into 4:3, and the phone photos held out: of 956 such steeper reads, 217 were made for
-# nothing, and every reading is as before (stopping so on one die, 100605 at 62 degrees
-# lost the two dice a steeper guess read: the test); three looks at 40 and 55 degrees, as
-# before. Rendered trays (``benchmarks/vision_renders.py``, three sets, 1,440 frames):
-# every die read as before; in two frames at 55 degrees (white dice on a tray, clutter
-# beside them), three dice read right 0.83-0.89 sure are 0.63-0.80, under
+# into 4:3: of 956 such steeper reads, 217 were made for nothing, and every reading there
+# and of the 50 held-out phone photos is as before (stopping so on one die, 100605 at 62
+# degrees lost the two dice a steeper guess read: the test); three looks at 40 and 55
+# degrees, as before. Rendered trays (``benchmarks/vision_renders.py``, three sets, 1,440
+# frames): every die read as before; in two frames at 55 degrees (white dice on a tray,
+# clutter beside them), three dice read right 0.83-0.89 sure are 0.63-0.80, under
 # ``controller.Settings.min_confidence`` (set 1000's frame 14: a look read no better at
-# 1.75, where 2.3 read surer). One core here
-# (``bench_vision``): the held-out dev frames at 40 degrees 46.8 -> 45.8 ms a frame at the
-# median and 338 -> 261 ms at worst, through a 53-degree webcam told it 64 -> 55 and 357
-# -> 267; a settled roll of them 163 -> 150 and 2,220 -> 1,994 ms, as one game 88 -> 83
-# and 962 -> 899 ms.
+# 1.75, where 2.3 read surer). One core here (``bench_vision``): the held-out dev frames
+# at 40 degrees 46.8 -> 45.8 ms a frame at the median and 338 -> 261 ms at worst, through
+# a 53-degree webcam told it 64 -> 55 and 357 -> 267; a settled roll of them 163 -> 150
+# and 2,220 -> 1,994 ms, as one game 88 -> 83 and 962 -> 899 ms.
 PAST_THE_SLANT_DICE = 2
 # A place a reading reports is kept by another where that reports something within this
 # share of a die's side of it (``_with_every_place``): a die touching it is a side away.
@@ -302,18 +301,15 @@ def _read_prepared(frame: np.ndarray, cal: Calibration, prep: _Prepared) -> Dice
             reading = read_at(stretch)
     guessed = False
     # The frame read at the guessed stretches steeper than it was, where a step below asks:
-    # each read once, in order, when first wanted.
+    # each read once, in order, when first wanted. (No step changes the stretch before it
+    # has asked for them.)
+    guesses = [g for g in GUESSED_STRETCHES if g > 1.15 * (stretch[1] if stretch else 1.0)]
     steeper: list[tuple[float, DiceReading]] = []
-    guesses: list[float] | None = None
 
     def read_steeper(than: DiceReading | None = None) -> list[tuple[float, DiceReading]]:
         """The frame read at each guessed stretch steeper than it was read; with ``than``,
-        only up to the first that reads it no better than that (``_until_no_surer``)."""
-        nonlocal guesses
-        if guesses is None:
-            now = stretch[1] if stretch else 1.0
-            guesses = [g for g in GUESSED_STRETCHES if g > 1.15 * now]
-        return _until_no_surer(guesses, steeper, lambda g: read_at((1.0, g), look_at_blobs=False), than)
+        only up to the first that reads it no better than that (``_until_no_better``)."""
+        return _until_no_better(guesses, steeper, lambda g: read_at((1.0, g), look_at_blobs=False), than)
 
     # A near side read where its top was not says the frame is steeper than it was read;
     # but a top face may look so too (a dark die touching a lighter one beyond it).
@@ -591,9 +587,9 @@ def _surer(reading: DiceReading, tried: list[tuple[float, DiceReading]]) -> floa
     return g if _sureness(best) > _sureness(reading) + SURER_BY else None
 
 
-def _until_no_surer(guesses: Sequence[float], made: list[tuple[float, DiceReading]],
-                    read: Callable[[float], DiceReading], than: DiceReading | None = None
-                    ) -> list[tuple[float, DiceReading]]:
+def _until_no_better(guesses: Sequence[float], made: list[tuple[float, DiceReading]],
+                     read: Callable[[float], DiceReading], than: DiceReading | None = None
+                     ) -> list[tuple[float, DiceReading]]:
     """The frame read at each of ``guesses`` (stretches along y, in order), ``made`` holding
     those read so far (``read`` reads it at one, once, when first wanted). With ``than``,
     the frame as read at the slant its pips measured, on ``PAST_THE_SLANT_DICE`` dice or
@@ -612,12 +608,14 @@ def _until_no_surer(guesses: Sequence[float], made: list[tuple[float, DiceReadin
     dice at 1.75; a rendered tray 55 degrees from overhead: four dice as it was, five at
     1.3 with six places asked about, all six at 1.75)."""
     stop = than is not None and len(than.dice) >= max(PAST_THE_SLANT_DICE, len(than.uncertain))
+    bar = _sureness(than) if stop else 0.0
     out = []
     for k, g in enumerate(guesses):
         if k == len(made):
             made.append((g, read(g)))
         out.append(made[k])
-        if stop and len(made[k][1].dice) <= len(than.dice) and _sureness(made[k][1]) <= _sureness(than):
+        r = made[k][1]
+        if stop and len(r.dice) <= len(than.dice) and _sureness(r) <= bar:
             break
     return out
 
