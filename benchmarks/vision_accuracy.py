@@ -4,12 +4,12 @@ Prints % of dice read correctly, % read wrong (a wrong value, or a die reported 
 is none), % reported uncertain, % missed, the per-face confusion matrix, and how many photos
 are read whole: every die right and nothing asked about (a roll the controller takes as it
 is; one uncertain spot, even where no die lies, stops it for the players), and how many
-the controller would take unasked with a die in them read wrong (as many dice read as lie
-there, every one at its bar or above, nothing asked about: the wrong score goes in unless
-the players stop it on the screen). Each photo is read as ``companion dice read`` reads
-it: several looks pooled (``pooling.read_still``: three, but two that agree, and five
-where one alone read a die); ``--looks 1`` reads it once, as the settle detector reads
-each of its frames.
+the controller would take unasked (as many dice read as lie there, every one at its bar
+or above, nothing asked about): with every die right (the players press nothing), and
+with a die in them read wrong (the wrong score goes in unless the players stop it on the
+screen). Each photo is read as ``companion dice read`` reads it: several looks pooled
+(``pooling.read_still``: three, but two that agree, and five where one alone read a die);
+``--looks 1`` reads it once, as the settle detector reads each of its frames.
 
     .venv/bin/python benchmarks/vision_accuracy.py [--limit N] [--every K] [--size PX]
 
@@ -68,11 +68,12 @@ def score_image(reading, labels, cut_off=()) -> dict:
     box (grown by 15 %) holds its centre; each label takes at most one reading (dice first,
     then uncertain spots). An uncertain spot in no label's box is ``stray``: the players
     would be asked about a die where none lies (the tray, a rivet, a coin). ``whole``: every
-    die read right and nothing asked about, a roll the controller takes as it is.
-    ``taken_wrong``: a roll the controller takes unasked (as many dice read as it asked for,
-    the frame's edge may cut some of them, every one at ``TAKEN_AT`` or above, nothing asked
-    about) with a die in it read wrong, the one failure that changes a score unless the
-    players catch it on the screen. ``cut_off``: the labels of dice the frame's edge may cut
+    die read right and nothing asked about, a roll the controller takes as it is (after a
+    press where a die is read under ``TAKEN_AT``). ``taken``: a roll the controller takes
+    unasked (as many dice read as it asked for, the frame's edge may cut some of them,
+    every one at ``TAKEN_AT`` or above, nothing asked about); ``taken_wrong``: such a roll
+    with a die in it read wrong, the one failure that changes a score unless the players
+    catch it on the screen. ``cut_off``: the labels of dice the frame's edge may cut
     (``as_frame``'s), which are not scored as the others are (their face may not all show):
     a die read in the box of one is ``edge`` where its value is that die's, and a wrong
     value where it is not; an uncertain spot there is not stray."""
@@ -126,8 +127,9 @@ def score_image(reading, labels, cut_off=()) -> dict:
         if k not in claimed:
             res["pairs"].append((lab[0], None))
     res["whole"] = res["correct"] == len(labels) and not (res["wrong"] or res["phantom"] or reading.uncertain)
-    res["taken_wrong"] = bool(res["wrong"] or res["phantom"]) and len(reading.dice) == len(labels) + len(cut_off) \
-        and not reading.uncertain and all(d.confidence >= TAKEN_AT for d in reading.dice)
+    res["taken"] = len(reading.dice) == len(labels) + len(cut_off) and not reading.uncertain \
+        and all(d.confidence >= TAKEN_AT for d in reading.dice)
+    res["taken_wrong"] = res["taken"] and bool(res["wrong"] or res["phantom"])
     return res
 
 
@@ -236,7 +238,7 @@ def main(argv=None) -> int:
     tot = {"correct": 0, "wrong": 0, "uncertain": 0, "missed": 0, "phantom": 0, "stray": 0, "edge": 0}
     n_cut = 0
     stray_photos = 0
-    whole = taken_wrong = 0
+    whole = taken_right = taken_wrong = 0
     confusion = {}
     widths: dict[int, dict[str, int]] = {}
     n_dice = 0
@@ -259,6 +261,7 @@ def main(argv=None) -> int:
             tot[k] += res[k]
         stray_photos += res["stray"] > 0
         whole += res["whole"]
+        taken_right += res["taken"] and not res["taken_wrong"]
         taken_wrong += res["taken_wrong"]
         for pair in res["pairs"]:
             confusion[pair] = confusion.get(pair, 0) + 1
@@ -284,6 +287,7 @@ def main(argv=None) -> int:
     if n_cut:
         print(f"dice the frame's edge may cut, not scored unless read wrong: {n_cut}, {tot['edge']} read right")
     print(f"photos read whole (every die right, nothing asked): {whole} of {len(files)}")
+    print(f"photos taken unasked with every die right (the players press nothing): {taken_right} of {len(files)}")
     print(f"photos taken unasked with a die read wrong (as many dice read as lie there, every one at {TAKEN_AT:g} "
           f"or more, nothing asked): {taken_wrong}")
     print(f"mean read time   {1000 * t_read / len(files):.0f} ms per photo")

@@ -11,8 +11,10 @@ quality 80, and is read as ``companion dice read`` reads a photo (looks pooled,
 
 Prints, per kind of frame and in all: dice read right, read wrong, read where none lies
 ("phantom"), asked about, missed; the places asked about where no die lies ("stray"); the
-frames read whole (every die right, nothing asked: the players need press nothing); and
-the right and wrong reads by the confidence the reader gave them. The dev photos are the
+frames read whole (every die right, nothing asked); of those, the frames the controller
+takes unasked (every die also at its bar or above: the players press nothing), and the
+frames it would take unasked with a die read wrong or where none lies; and the right and
+wrong reads by the confidence the reader gave them. The dev photos are the
 measure of accuracy (``vision_accuracy.py``); these renders are where the dice show their
 near sides, which a photo warped to a slant does not.
 
@@ -32,12 +34,16 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from companion.controller import Settings  # noqa: E402
 from companion.vision.calibration import Calibration  # noqa: E402
 from companion.vision.photo_views import as_frame  # noqa: E402
 from companion.vision.pooling import read_still  # noqa: E402
 from companion.vision.render import render_scene  # noqa: E402
 
 KINDS = ("right", "wrong", "phantom", "uncertain", "missed", "stray")
+# The controller's default bar: a roll whose every die is read at least this sure, nothing
+# asked about, is taken after its countdown without a press.
+TAKEN_AT = Settings.min_confidence
 # (confidence bands for the reads: below 0.8 the controller asks the players to accept)
 BANDS = (0.0, 0.5, 0.8, 0.9, 1.01)
 
@@ -106,18 +112,27 @@ def main(argv=None) -> int:
             count = collections.Counter()
             for k in range(args.per):
                 frame, truth = frame_of(seed_base, k, *kind)
-                c, r = score(read_still(frame, told), truth)
-                # (every die read right and nothing asked: the players press nothing)
+                reading = read_still(frame, told)
+                c, r = score(reading, truth)
                 c["whole"] = int(c["right"] == c["dice"] and not c["stray"] and not c["phantom"])
+                # (as many dice read as lie there, every one at the bar, nothing asked: taken
+                # without a press, right or not)
+                taken = len(reading.dice) == c["dice"] and not reading.uncertain \
+                    and all(d.confidence >= TAKEN_AT for d in reading.dice)
+                c["taken"] = int(taken and c["whole"])
+                c["taken_wrong"] = int(taken and not c["whole"])
                 count += c
                 reads += r
             total += count
             print(f"  {table:4} {colour:5} {slant:2} degrees, clutter {clutter}, {'small' if small else 'large'}: "
                   f"{count['right']}/{count['dice']} right, " + ", ".join(f"{k} {count[k]}" for k in KINDS[1:])
-                  + f"; frames read whole {count['whole']}/{args.per}", flush=True)
+                  + f"; frames read whole {count['whole']}/{args.per}, taken unasked {count['taken']}"
+                  + f" (wrong {count['taken_wrong']})", flush=True)
         frames = args.per * len(kinds)
         print(f"set {seed_base} in all: {total['right']}/{total['dice']} right, "
-              + ", ".join(f"{k} {total[k]}" for k in KINDS[1:]) + f"; frames read whole {total['whole']}/{frames}")
+              + ", ".join(f"{k} {total[k]}" for k in KINDS[1:]) + f"; frames read whole {total['whole']}/{frames}, "
+              f"taken unasked {total['taken']}, taken unasked with a die read wrong or where none lies "
+              f"{total['taken_wrong']}")
         for lo, hi in zip(BANDS, BANDS[1:]):
             band = [ok for ok, c in reads if lo <= c < hi]
             print(f"  confidence {lo:.1f}-{min(hi, 1.0):.1f}: right {band.count(True)}, wrong {band.count(False)}, "

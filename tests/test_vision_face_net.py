@@ -181,6 +181,30 @@ def test_a_die_the_network_gives_little_support_is_asked_about(support, stands):
     assert [u.reason for u in checked.uncertain] == ([] if stands else ["pips say 1, the face does not look it"])
 
 
+@pytest.mark.parametrize("network, taken", [(0.95, True), (0.8, True), (0.7, False), (0.3, False)])
+def test_a_face_the_network_reads_as_its_pips_do_is_taken_unasked_whatever_the_pips_doubted(network, taken):
+    # The pips read a 4 but doubted it: no die body outlined around them (a white die on a
+    # white tray), so it was read at 0.76, under the controller's bar; or its pips measure
+    # oblong. Where the network reads that 4 at AGREE, two readers that fail
+    # differently agree: the die is shown as sure as the network alone is shown for a face
+    # it reads (0.5 + 0.4 p), and the roll is taken without a press. Short of AGREE the
+    # pips' doubt stands (and the network's, the lesser); a face the pips are surer of
+    # keeps their word, up to the network's.
+    from companion.controller import Settings
+
+    bar = Settings().min_confidence
+    frame = np.zeros((200, 200, 3), np.uint8)
+    for doubted in (Die(4, 100, 100, 0.76), Die(4, 100, 100, 0.72, side=40.0)):
+        checked = second_opinion(frame, DiceReading([doubted], [], [40.0]), net=_Row({4: network}))
+        (die,) = checked.dice
+        assert (die.value, die.pips, die.side) == (4, doubted.pips, doubted.side) and not checked.uncertain
+        assert (die.confidence >= bar) == taken
+        shown = 0.5 + 0.4 * network if taken else min(doubted.confidence, 0.5 + 0.5 * network)
+        assert die.confidence == round(shown, 3)
+    sure = second_opinion(frame, DiceReading([Die(4, 100, 100, 0.97, side=40.0)], [], [40.0]), net=_Row({4: network}))
+    assert sure.dice[0].confidence == round(min(0.97, 0.5 + 0.5 * network), 3)
+
+
 @pytest.mark.parametrize("read, faces, stands", [(2, {2: 0.3, 1: 0.65}, False), (1, {1: 0.3, 2: 0.65}, False),
                                                  (2, {2: 0.45, 1: 0.4}, True), (2, {2: 0.3}, True)])
 def test_a_die_whose_face_the_network_takes_for_another_more_than_for_its_pips_is_asked_about(read, faces, stands):

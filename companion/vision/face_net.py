@@ -382,7 +382,10 @@ def second_opinion(img: np.ndarray, reading, candidates=(), beside=(), net: Face
       of that fuller face, or, where it holds one pip more, sure enough to overrule the
       pips (``OVERRULE``): then the die is that face, as an uncertain spot's pips are
       completed below (a 2 whose middle pip glare took is the 3 the network sees), shown
-      to the players to accept in the second case (``FULLER_SHOWN``);
+      to the players to accept in the second case (``FULLER_SHOWN``). A die that stands
+      is shown no surer than either reader is of it; but where the network reads its
+      value at ``AGREE``, as sure as the network alone is shown, whatever the pips
+      doubted (``_agreed_confidence``);
     - an uncertain spot where the pips showed a value (its ``hint``: the pips' layout read,
       but a check doubted the die, e.g. a blur or faint pips) becomes a die only if the
       network, looking at the pips' middle, reads that very value at ``AGREE``; or if,
@@ -544,7 +547,7 @@ def second_opinion(img: np.ndarray, reading, candidates=(), beside=(), net: Face
             out.uncertain.append(Uncertain(d.x, d.y, f"pips say {d.value}, the face looks more like a {best + 1}"))
         else:
             # (the pips' own reading, their centres kept: they tell the slant, ``slant.layout_stretch``)
-            out.dice.append(replace(d, confidence=round(min(d.confidence, 0.5 + 0.5 * float(p[d.value - 1])), 3)))
+            out.dice.append(replace(d, confidence=_agreed_confidence(d.confidence, float(p[d.value - 1]))))
     faces = probs[n:, :NOT_A_FACE]
     # The most any pip face was seen around each uncertain spot (for a calibrated logo face).
     ends = np.cumsum([len(spot.pattern) for spot in spots[:len(reading.uncertain)]], dtype=int)
@@ -700,6 +703,32 @@ class _TurnedViews:
                                                                   upright=self.probs[list(new.values())])))
         rows = np.array([self.read[v] for v in self.views[start:stop]], np.float32)[:, :NOT_A_FACE]
         return rows if self.ruled is None else np.where(self.ruled[start:stop], np.float32(0.0), rows)
+
+
+def _agreed_confidence(pips: float, network: float) -> float:
+    """How sure a face is shown that the pip reader read at ``pips`` and the network gives
+    that value ``network``: no surer than either, but where the network reads it at
+    ``AGREE`` (two readers that fail differently, agreeing), as sure as the network alone is
+    shown for a face it reads (``_surest_views``), whatever its pips' own doubts.
+
+    Those doubts are a face whose die body was not outlined (a white die on a white tray:
+    its pips are read at 0.8 of their sureness) and pips measuring oblong (a slant not
+    quite undone), which left faces both readers read alike under the controller's bar of
+    0.8, for the players to press to accept. All 250 dev photos as 640x480 JPEG 80 frames,
+    three looks (``vision_accuracy.py``), rolls taken unasked with every die right (the
+    players press nothing) and with a die read wrong, before -> after: through a 53-degree
+    webcam at 40 degrees 133 -> 165 and 2 either way; at 55, 113 -> 143 and 2; through a
+    60-degree webcam at 40, 133 -> 166 and 1 -> 2 (a black 4 whose glint the network alone
+    reads as a 5's middle pip, at 0.88, its roll held before only by another die's doubt);
+    squeezed into 4:3, 130 -> 163 and 1. Dice read right and wrong as before, but one more
+    right at 40 degrees and, squeezed, a 2 asked about now read as a 3 at 0.15 (read so by
+    one look of five: the players are asked to accept it), each look's steps a frame sure
+    of every die skips (``dice._unsure``) taken otherwise. Rendered trays at 40 and 55
+    degrees through a 60-degree webcam, three sets of 480 frames (``vision_renders.py``):
+    210 -> 237, 237 -> 250 and 235 -> 252 frames taken unasked, one with a die read wrong
+    in each, as before; 2 and 4 more dice read right in the first two, none more wrong nor
+    where none lies."""
+    return round(max(min(pips, 0.5 + 0.5 * network), 0.5 + 0.4 * network if network >= AGREE else 0.0), 3)
 
 
 def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned: _TurnedViews) -> list[Die | None]:
