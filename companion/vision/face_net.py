@@ -720,15 +720,19 @@ def _agreed_confidence(pips: float, network: float) -> float:
     webcam at 40 degrees 133 -> 165 and 2 either way; at 55, 113 -> 143 and 2; through a
     60-degree webcam at 40, 133 -> 166 and 1 -> 2 (a black 4 whose glint the network alone
     reads as a 5's middle pip, at 0.88, its roll held before only by another die's doubt);
-    squeezed into 4:3, 130 -> 163 and 1. Dice read right and wrong as before, but one more
-    right at 40 degrees and, squeezed, a 2 asked about now read as a 3 at 0.15 (read so by
-    one look of five: the players are asked to accept it), each look's steps a frame sure
-    of every die skips (``dice._unsure``) taken otherwise. Rendered trays at 40 and 55
-    degrees through a 60-degree webcam, three sets of 480 frames (``vision_renders.py``):
-    210 -> 237, 237 -> 250 and 235 -> 252 frames taken unasked, one with a die read wrong
-    in each, as before; 2 and 4 more dice read right in the first two, none more wrong nor
-    where none lies."""
-    return round(max(min(pips, 0.5 + 0.5 * network), 0.5 + 0.4 * network if network >= AGREE else 0.0), 3)
+    squeezed into 4:3, 130 -> 163 and 1. A frame sure of every die is not read again at
+    steeper slants (``dice._unsure``), so some looks read otherwise: dice read right and
+    wrong as before, but one more right at 40 degrees and, squeezed, a 2 asked about now
+    read as a 3 at 0.15 (by one look of five: the players are asked to accept it); and the
+    held-out frames at 40 degrees read in 45.9 -> 39.7 ms median on one core
+    (``bench_vision.py``). Rendered trays at 40 and 55 degrees through a 60-degree webcam,
+    three sets of 480 frames (``vision_renders.py``): 210 -> 237, 237 -> 250 and 235 -> 252
+    frames taken unasked, one with a die read wrong in each, as before; 2 and 4 more dice
+    read right in the first two, none more wrong nor where none lies."""
+    shown = min(pips, 0.5 + 0.5 * network)
+    if network >= AGREE:
+        shown = max(shown, 0.5 + 0.4 * network)
+    return round(shown, 3)
 
 
 def _surest_views(spots: list[_Spot], views, faces: np.ndarray, turned: _TurnedViews) -> list[Die | None]:
