@@ -8,9 +8,10 @@ then ``--frames`` still frames; the hand again, and as many again, twice (the di
 
 Prints, over the photos: each still frame read alone (the mean per frame), the detector's
 reports (right / wrong / uncertain / missed, as ``vision_accuracy`` scores them; the places
-asked about where no die lies; the reports the players take as they are, every die right
-and nothing asked), how many frames after the hand each report came, and the reports
-repeated after the hand though nothing moved. ``--fov``: a webcam near the tray, seeing
+asked about where no die lies; the reports read whole, every die right and nothing asked;
+those the controller takes unasked, every die also at its bar or above, and those it would
+take unasked with a die read wrong), how many frames after the hand each report came, and
+the reports repeated after the hand though nothing moved. ``--fov``: a webcam near the tray, seeing
 that many degrees across (the reader is not told: it takes ``perspective``'s assumed one);
 ``--cast``: a webcam whose white balance is off, as ``vision_accuracy --cast``; ``--game``: one
 detector for all the trays, as the daemon keeps it through a game (it reads later rolls with
@@ -72,6 +73,7 @@ def main(argv=None) -> int:
     alone = dict.fromkeys(KEYS, 0)
     reported = dict.fromkeys(KEYS, 0)
     n_dice, reported_dice, unreported, repeats, after, whole = 0, 0, 0, 0, [], 0
+    taken_right = taken_wrong = 0
     det = SettleDetector(auto_rearm=True)
     for k, f in enumerate(files):
         img = cv2.imread(f)
@@ -105,6 +107,8 @@ def main(argv=None) -> int:
         for key in KEYS:
             reported[key] += res[key]
         whole += res["whole"]
+        taken_right += res["taken"] and not res["taken_wrong"]
+        taken_wrong += res["taken_wrong"]
 
     print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen {args.tilt:g} degrees from overhead"
           + (f" by a camera {args.fov:g} degrees wide" if args.fov else "")
@@ -121,6 +125,8 @@ def main(argv=None) -> int:
     print(line("each still frame read alone", alone, n_dice * args.frames, f" (in {len(files) * args.frames} frames)"))
     print(line(f"reported ({len(after)} of {len(files)} trays)", reported, reported_dice))
     print(f"reports read whole (every die right, nothing asked): {whole} of {len(after)}")
+    print(f"reports taken unasked (every die also at the controller's bar): {taken_right} with every die right, "
+          f"{taken_wrong} with a die read wrong")
     if after:
         print(f"frames from the hand to the report: median {statistics.median(after):g}, most {max(after)}")
     print(f"trays not reported within {args.frames} still frames: {unreported}")
