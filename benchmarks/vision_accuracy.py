@@ -63,6 +63,14 @@ LABEL_TO_DIE = 1.5
 TAKEN_AT = Settings.min_confidence
 
 
+def taken_unasked(reading, dice: int) -> bool:
+    """Whether the controller takes ``reading`` after its countdown without a press: as
+    many dice read as the roll has (``dice``), every one at ``TAKEN_AT`` or above, nothing
+    asked about."""
+    return len(reading.dice) == dice and not reading.uncertain \
+        and all(d.confidence >= TAKEN_AT for d in reading.dice)
+
+
 def score_image(reading, labels, cut_off=()) -> dict:
     """Match readings to labelled dice: a reading belongs to the nearest label whose top-face
     box (grown by 15 %) holds its centre; each label takes at most one reading (dice first,
@@ -127,8 +135,7 @@ def score_image(reading, labels, cut_off=()) -> dict:
         if k not in claimed:
             res["pairs"].append((lab[0], None))
     res["whole"] = res["correct"] == len(labels) and not (res["wrong"] or res["phantom"] or reading.uncertain)
-    res["taken"] = len(reading.dice) == len(labels) + len(cut_off) and not reading.uncertain \
-        and all(d.confidence >= TAKEN_AT for d in reading.dice)
+    res["taken"] = taken_unasked(reading, len(labels) + len(cut_off))
     res["taken_wrong"] = res["taken"] and bool(res["wrong"] or res["phantom"])
     return res
 

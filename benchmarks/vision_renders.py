@@ -34,16 +34,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from companion.controller import Settings  # noqa: E402
 from companion.vision.calibration import Calibration  # noqa: E402
 from companion.vision.photo_views import as_frame  # noqa: E402
 from companion.vision.pooling import read_still  # noqa: E402
 from companion.vision.render import render_scene  # noqa: E402
+# (the controller's bar for a roll taken without a press, as the dev photos are scored)
+from vision_accuracy import taken_unasked  # noqa: E402
 
 KINDS = ("right", "wrong", "phantom", "uncertain", "missed", "stray")
-# The controller's default bar: a roll whose every die is read at least this sure, nothing
-# asked about, is taken after its countdown without a press.
-TAKEN_AT = Settings.min_confidence
 # (confidence bands for the reads: below 0.8 the controller asks the players to accept)
 BANDS = (0.0, 0.5, 0.8, 0.9, 1.01)
 
@@ -115,10 +113,8 @@ def main(argv=None) -> int:
                 reading = read_still(frame, told)
                 c, r = score(reading, truth)
                 c["whole"] = int(c["right"] == c["dice"] and not c["stray"] and not c["phantom"])
-                # (as many dice read as lie there, every one at the bar, nothing asked: taken
-                # without a press, right or not)
-                taken = len(reading.dice) == c["dice"] and not reading.uncertain \
-                    and all(d.confidence >= TAKEN_AT for d in reading.dice)
+                # (taken without a press, right or not)
+                taken = taken_unasked(reading, c["dice"])
                 c["taken"] = int(taken and c["whole"])
                 c["taken_wrong"] = int(taken and not c["whole"])
                 count += c

@@ -609,15 +609,13 @@ def _until_no_better(guesses: Sequence[float], made: list[tuple[float, DiceReadi
     1.3 with six places asked about, all six at 1.75)."""
     stop = than is not None and len(than.dice) >= max(PAST_THE_SLANT_DICE, len(than.uncertain))
     bar = _sureness(than) if stop else 0.0
-    out = []
     for k, g in enumerate(guesses):
         if k == len(made):
             made.append((g, read(g)))
-        out.append(made[k])
         r = made[k][1]
         if stop and len(r.dice) <= len(than.dice) and _sureness(r) <= bar:
-            break
-    return out
+            return made[:k + 1]
+    return made[:len(guesses)]
 
 
 def _unstretched(r: DiceReading, g: float) -> list[tuple[Die, float, float]]:
