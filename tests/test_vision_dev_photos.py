@@ -462,6 +462,21 @@ def test_a_dark_die_touching_a_lighter_one_just_above_it_is_read_not_taken_for_i
     _assert_read(*_photo("IMG_20191208_111919.jpg", frame="640x480", jpeg=80), [(2, 304, 243)])
 
 
+def test_a_die_against_the_trays_wall_whose_pips_are_not_found_is_read_by_the_network():
+    # A blue 6 with dark red pips against the tray's sloping wall, 55 degrees from overhead
+    # through a 53-degree webcam: the foreground runs it into the wall (one blob, too big to
+    # be dice) and its pips are too small to find, so nothing was looked at there and it
+    # was missed. Standing out of the wall's colour about it, it is looked at on its own
+    # (``outlines.standing_out``), and the network reads it, as ``companion dice read`` does.
+    from companion.vision.pooling import read_still
+
+    img, labels = _photo("IMG_20191208_111316.jpg", **STEEP_WEBCAM)
+    reading = read_still(img)
+    res = accuracy_benchmark().score_image(reading, labels)
+    assert res["wrong"] == res["phantom"] == 0
+    assert _read_in(reading.dice, 6, *_label_box(labels, 6, 512, 197))
+
+
 def test_small_dice_seen_steeply_whose_pips_cannot_tell_the_slant_are_read_at_a_guessed_one():
     # Five small dice seen 55 degrees from overhead: their faces are 12-17 px tall and their
     # pips a pixel or two across, too few found to measure the slant by, so the frame was

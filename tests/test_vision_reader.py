@@ -96,6 +96,30 @@ def test_the_points_the_network_looks_at_over_a_blob_stay_on_it():
     assert all(716 <= x < 818 and 392 <= y < 496 for x, y in points)
 
 
+def test_a_die_run_into_a_wall_by_the_foreground_is_a_place_of_its_own():
+    # A blue die 24 px wide half on a grey band (a tray's sloping wall) on a pale tray: the
+    # foreground makes them one blob, too big to be dice, so no blob of the die's own is
+    # looked at. Standing out of the wall's colour about it, it is such a place, at its
+    # middle; the wall beside it (whose mean about it the die tints) is not, nor is the wall
+    # with no die on it, nor a die already reported.
+    from companion.vision.outlines import standing_out
+    from companion.vision.segment import colour_space, foreground_mask
+    from companion.vision.types import DiceReading, Die
+
+    tray = np.full((300, 400, 3), 200, np.uint8)
+    tray[100:116] = (120, 120, 120)
+    with_die = tray.copy()
+    with_die[106:130, 200:224] = (160, 60, 30)
+    for img, places in [(with_die, [(212, 118)]), (tray, [])]:
+        fg = foreground_mask(img)
+        assert cv2.connectedComponents(fg)[0] == 2   # (the tray, and one blob)
+        found = standing_out(colour_space(img), fg, DiceReading(die_sizes=[24.0]), None)
+        assert len(found) == len(places)
+        assert all(math.hypot(x - px, y - py) < 2 for (x, y), (px, py) in zip(found, places))
+    reported = DiceReading(dice=[Die(3, 212.0, 118.0, 0.9)], die_sizes=[24.0])
+    assert standing_out(colour_space(with_die), foreground_mask(with_die), reported, None) == []
+
+
 @pytest.mark.parametrize("big", [2, 3, 5, 6])
 def test_a_big_die_rolled_with_small_ones_is_read_with_them(big):
     # One 72 px die beside three 30 px ones (the left of one frame, the right of another).

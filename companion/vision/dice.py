@@ -107,7 +107,7 @@ from .calibration import Calibration
 from .face_net import DIE_SIZE_SPREAD, second_opinion
 from .faces import PIP_PER_SIDE, FaceFinder, FrameColours, frame_colours, no_overlaps
 from .outlines import (cut_by_the_edge, flag_unread_shapes, keys_among_squares, ones_among_pipless, outline_sides,
-                       unreported_blobs)
+                       standing_out, unreported_blobs)
 from .perspective import flattened, flattening, unflattening
 from .pips import PipSearch
 from .pooling import apart_on_the_tray
@@ -482,8 +482,9 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     ``tray`` and ``fg``: ``search``'s image's, as ``frame_colours`` finds them; ``frame``: the
     frame's shape as the camera took it, at the working scale, of which that image may be a
     flattened picture; ``look_at_blobs``: whether the network looks for dice on the blobs
-    nothing was reported on, and the pip reader, where its first pass read no face, again
-    at the size of the dice's bodies: ``_read_adapting``)."""
+    nothing was reported on, and on what stands out of blobs too big to be dice
+    (``standing_out``), and the pip reader, where its first pass read no face, again at the
+    size of the dice's bodies: ``_read_adapting``)."""
     img = search.img
     # The tray without dice, the colour images and the foreground, shared by every step below.
     if stretch is not None:
@@ -513,6 +514,8 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         reading = _read_at_their_own_sizes(img, reading)
     blobs, beside = unreported_blobs(colours.fg, outlines, reading, stretch, search.strongest()) \
         if look_at_blobs else ([], [])
+    if look_at_blobs:
+        blobs += standing_out(colours.frame, colours.fg, reading, stretch)
     # (before the network reads any of them)
     pipless = [(u.x, u.y) for u in reading.uncertain if u.reason in (LOGO_REASON, NO_PIPS_REASON)]
     by_pips = {(d.x, d.y) for d in reading.dice}
