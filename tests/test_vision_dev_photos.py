@@ -47,13 +47,13 @@ def _photo(name: str, **frame):
     return acc.as_frame(img, labels, **frame)
 
 
-def _assert_read(img, labels, faces=(), calibration=None):
-    """``img`` is read (with ``calibration``) without a wrong value or a die that is not
-    there, and each of the labelled ``faces`` [(value, x, y), positions to 10 px] is read as
-    its value; the reading."""
+def _assert_read(img, labels, faces=(), calibration=None, read=None):
+    """``img`` is read (with ``calibration``; by ``read``, ``read_dice`` unless given) without
+    a wrong value or a die that is not there, and each of the labelled ``faces`` [(value, x,
+    y), positions to 10 px] is read as its value; the reading."""
     from companion.vision.dice import read_dice
 
-    reading = read_dice(img, calibration)
+    reading = (read or read_dice)(img, calibration)
     res = accuracy_benchmark().score_image(reading, labels)
     assert res["wrong"] == res["phantom"] == 0
     for value, fx, fy in faces:
@@ -470,11 +470,7 @@ def test_a_die_against_the_trays_wall_whose_pips_are_not_found_is_read_by_the_ne
     # (``outlines.standing_out``), and the network reads it, as ``companion dice read`` does.
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191208_111316.jpg", **STEEP_WEBCAM)
-    reading = read_still(img)
-    res = accuracy_benchmark().score_image(reading, labels)
-    assert res["wrong"] == res["phantom"] == 0
-    assert _read_in(reading.dice, 6, *_label_box(labels, 6, 512, 197))
+    _assert_read(*_photo("IMG_20191208_111316.jpg", **STEEP_WEBCAM), [(6, 512, 197)], read=read_still)
 
 
 def test_small_dice_seen_steeply_whose_pips_cannot_tell_the_slant_are_read_at_a_guessed_one():
@@ -1123,13 +1119,8 @@ def test_small_far_dice_in_a_steep_webcam_frame_are_looked_at_though_no_face_was
     # looked at: the white 4 and the red 1 went unreported. Now the network reads the
     # white 4, and the red 1 and the blue 4 are asked about. (A photo the network never saw
     # in training.)
-    from companion.vision.dice import read_dice
-
     img, labels = _photo("IMG_20191208_112431.jpg", **STEEP_WEBCAM)
-    reading = read_dice(img)
-    res = accuracy_benchmark().score_image(reading, labels)
-    assert res["wrong"] == res["phantom"] == 0
-    assert _read_in(reading.dice, 4, *_label_box(labels, 4, 296, 152))
+    reading = _assert_read(img, labels, [(4, 296, 152)])
     for value, x, y in [(1, 187, 153), (4, 174, 172)]:
         bx, by, bw, bh = _label_box(labels, value, x, y)
         assert any(abs(u.x - bx) <= 0.575 * bw and abs(u.y - by) <= 0.575 * bh for u in reading.uncertain)

@@ -55,6 +55,22 @@ def cut_by_the_edge(reading: DiceReading, fg: np.ndarray) -> DiceReading:
     return reading
 
 
+# A blob of this many dice's area or more is too big to be dice alone: a tray's wall, a
+# book, a board (``unreported_blobs`` leaves it, but for what stands out of it).
+BIG_BLOB_DICE = 5
+
+
+def _slanted_die(side: float, stretch: tuple[float, float] | None) -> tuple[float, float, float]:
+    """A die ``side`` px wide in a frame stretched back from a slant by ``stretch`` (None:
+    overhead): how far its near sides reach beyond its top face, in sides
+    (``slant.side_drop``); the area of its blob, top face and near sides; and how far its
+    top face's middle lies above its blob's, along y (the top face is the far end of a
+    slanted die's outline)."""
+    reach = side_drop(stretch) if stretch else 0.0
+    shift = 0.5 * reach * side if stretch and stretch[1] > stretch[0] else 0.0
+    return reach, side * side * (1 + reach), shift
+
+
 def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: DiceReading,
                      stretch: tuple[float, float] | None, spots: np.ndarray
                      ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
@@ -69,10 +85,11 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
     ``standing_out``; a grid over a card with lines of text on it found a 6 there.) And the
     places touching a die already reported: where a blob the size of one or two dice has
     its centre on a die reported, the centre of the part of it off that die, if that part is
-    over 0.4 of a die's area (a die leaning on it, whose pips were not found). Returns the places of the first kinds, and those beside a die reported
-    apart: the part measured is what lies off that die and its near sides, which cut into
-    the die beside it too, so its middle lies off that die's centre by up to half a side
-    (``face_net.second_opinion``'s ``beside``).
+    over 0.4 of a die's area (a die leaning on it, whose pips were not found). Returns the
+    places of the first kinds, and those beside a die reported apart: the part measured is
+    what lies off that die and its near sides, which cut into the die beside it too, so its
+    middle lies off that die's centre by up to half a side (``face_net.second_opinion``'s
+    ``beside``).
 
     In a frame stretched back from a slant (``stretch``), a die's outline is its top face
     and the sides below it, taller by ``slant.side_drop`` die sides: the blob sizes allow
@@ -80,8 +97,7 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
     if not reading.die_sizes:
         return [], []
     side = reading.die_side
-    reach = side_drop(stretch) if stretch else 0.0
-    along_y = bool(stretch) and stretch[1] > stretch[0]
+    reach, one_die, shift = _slanted_die(side, stretch)
     reported = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
     # How far from a die reported a point can be and still be on it or on its near sides.
     near = max(0.75, math.hypot(0.5 + reach, 0.75) if reach else 0.0) * side
@@ -100,7 +116,6 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
                 ok &= ~((0 < along) & (along < (0.5 + reach) * side) & (np.abs(across) < 0.75 * side))
         return ok
 
-    one_die = side * side * (1 + reach)
     out, beside = [], []
     # The blobs: each outer outline's box, labelled on its own (labelling the whole frame,
     # most of it tray, costs several times more), in raster order.
@@ -113,12 +128,10 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
                                                          cv2.CCL_GRANA)
         own = labels == labels[outline[0, 0, 1] - y, outline[0, 0, 0] - x]
         area = int(np.count_nonzero(own))
-        if not 0.3 * side * side < area < 5 * one_die:
+        if not 0.3 * side * side < area < BIG_BLOB_DICE * one_die:
             continue
         points = []
         if area < 1.8 * one_die:
-            # (the top face is the far end of a slanted die's outline)
-            shift = 0.5 * reach * side if along_y else 0.0
             ys, xs = np.nonzero(own)
             xs, ys = xs + (x + 0.5), ys + (y + 0.5)
             if not free(xs.mean(keepdims=True), ys.mean(keepdims=True))[0]:
@@ -390,8 +403,7 @@ def _off_circle(outline: np.ndarray, shape: tuple[int, ...]) -> float:
     return float(np.sqrt(((np.hypot(x - cx, y - cy) - r) ** 2).mean()) / r)
 
 
-# A blob over this many dice's area is too big to be dice alone (``unreported_blobs`` leaves
-# it): a tray's wall, a book, a board. Things standing out of it by ``STANDING_OUT`` in
+# Things standing out of a blob too big to be dice (``BIG_BLOB_DICE``) by ``STANDING_OUT`` in
 # ``segment.colour_space`` (the foreground's own least step) from its colour about them
 # (the mean of its pixels over ``STANDING_WINDOW`` die sides) are looked at as blobs of
 # their own (``standing_out``). (All 250 dev photos as 640x480 JPEG 80 frames, three looks:
@@ -401,7 +413,6 @@ def _off_circle(outline: np.ndarray, shape: tuple[int, ...]) -> float:
 # webcams and squeezed into 4:3, die for die as before. Rendered trays, ``vision_renders.py``
 # sets 1000, 5000 and 9000: 5,772 -> 5,774 read right, as many wrong, 493 -> 496 places
 # asked about where no die lies, one in each set.)
-BIG_BLOB_DICE = 5
 STANDING_OUT = 22.0
 STANDING_WINDOW = 3.0
 # (The blobs are worked on shrunk to dice this many px wide: a wall's colour about a die
@@ -411,20 +422,19 @@ STANDING_SIDE_PX = 8.0
 
 def standing_out(colours: np.ndarray, mask: np.ndarray, reading: DiceReading,
                  stretch: tuple[float, float] | None) -> list[tuple[float, float]]:
-    """Places on blobs too big for ``unreported_blobs`` (over ``BIG_BLOB_DICE`` dice) where a
+    """Places on blobs too big for ``unreported_blobs`` (``BIG_BLOB_DICE`` dice' area or more) where a
     die-sized thing stands out of the blob's own colour about it, nothing reported within
     three quarters of a die: a die against a tray's wall, on whose slope the mask runs it
     into the wall, or a die lying on a book. ``colours``: the image in ``colour_space``."""
     if not reading.die_sizes:
         return []
     side = reading.die_side
-    reach = side_drop(stretch) if stretch else 0.0
-    one_die = side * side * (1 + reach)
+    reach, one_die, shift = _slanted_die(side, stretch)
     f = min(1.0, STANDING_SIDE_PX / side)
     h, w = max(1, round(mask.shape[0] * f)), max(1, round(mask.shape[1] * f))
     small = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(small, 8)
-    big = np.zeros(n, np.uint8)
+    big = np.zeros(n, bool)
     big[1:] = stats[1:, cv2.CC_STAT_AREA] >= BIG_BLOB_DICE * one_die * f * f
     if not big.any():
         return []
@@ -438,7 +448,7 @@ def standing_out(colours: np.ndarray, mask: np.ndarray, reading: DiceReading,
         count = cv2.boxFilter(blob, -1, (win, win), normalize=False)
         mean = cv2.boxFilter(cs * blob[..., None], -1, (win, win), normalize=False) / np.maximum(count, 1.0)[..., None]
         d = cs - mean
-        return ((d * d).sum(axis=2) > STANDING_OUT ** 2) & (within > 0)
+        return ((d * d).sum(axis=2) > STANDING_OUT ** 2) & within
 
     # (Again without what stood out: a die in the mean tints it, and the wall beside the
     # die then stands out of it too.)
@@ -446,18 +456,16 @@ def standing_out(colours: np.ndarray, mask: np.ndarray, reading: DiceReading,
     out_of = apart(blob * ~apart(blob))
     out_of = cv2.morphologyEx(out_of.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     reported = [(t.x, t.y) for t in reading.dice + reading.uncertain]
-    shift = 0.5 * reach * side if stretch and stretch[1] > stretch[0] else 0.0
     places = []
     m, _, parts, centres = cv2.connectedComponentsWithStats(out_of, 8)
     for i in range(1, m):
-        # (a die's size and shape, its near sides with it: a wall's rim or a shade is long)
-        area = parts[i, cv2.CC_STAT_AREA] / (f * f)
-        bw, bh = parts[i, cv2.CC_STAT_WIDTH], parts[i, cv2.CC_STAT_HEIGHT]
-        if not 0.3 * side * side < area < 2.0 * one_die or area < 0.5 * bw * bh / (f * f) \
+        # (about a die's size and shape, its near sides with it, a little looser than one die
+        # in ``unreported_blobs``: a wall's rim or a shade is long)
+        area, bw, bh = parts[i, cv2.CC_STAT_AREA], parts[i, cv2.CC_STAT_WIDTH], parts[i, cv2.CC_STAT_HEIGHT]
+        if not 0.3 * side * side < area / (f * f) < 2.0 * one_die or area < 0.5 * bw * bh \
                 or max(bw, bh) > 2.2 * (1 + reach) * min(bw, bh):
             continue
-        # (back at the image's scale, a pixel's centre to a pixel's centre; the top face is
-        # the far end of a slanted die's outline)
+        # (back at the image's scale, a pixel's centre to a pixel's centre; its top face)
         x, y = (centres[i][0] + 0.5) / f - 0.5, (centres[i][1] + 0.5) / f - 0.5 - shift
         if all(math.hypot(x - rx, y - ry) >= 0.75 * side for rx, ry in reported):
             places.append((float(x), float(y)))
