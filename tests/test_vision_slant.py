@@ -448,6 +448,40 @@ def test_the_steeper_guessed_slants_are_read_only_until_one_reads_the_frame_no_b
         assert [g for g, _ in _until_no_better(list(at), [], read, than=unsure)] == asked == [1.3, 1.75, 2.3]
 
 
+def test_with_a_known_slant_a_side_under_its_top_is_read_at_the_first_steeper_slant_that_reads_it():
+    # Read at a known slant (1.2), a face was taken for the near side below a die's top: a
+    # steeper slant that reads a 3 there says it was a top after all. The first guess does:
+    # the steeper one is never read for it (each guess is a whole read of the frame: in the
+    # settle detector's later looks, which are told the first's slant, the steepest, the
+    # costliest, was read for nothing). With no slant known every guess is read: one may
+    # read the tops over every such side, and the frame is read at the one with most dice.
+    from companion.vision.dice import _read_under_the_tops
+    from companion.vision.slant import UNDER_TOP_REASON
+    from companion.vision.types import DiceReading, Die, Uncertain
+
+    def frame():
+        return DiceReading([Die(4, 100.0, 100.0, 0.9)], [Uncertain(200.0, 120.0, UNDER_TOP_REASON, hint=3)], [30.0])
+
+    # (the 3 at the side's place, stretched as the guess stretches the frame)
+    at = {1.75: DiceReading([Die(4, 100.0, 100.0 * 1.75 / 1.2, 0.9), Die(3, 200.0, 120.0 * 1.75 / 1.2, 0.9)]),
+          2.3: DiceReading([Die(4, 100.0, 100.0 * 2.3 / 1.2, 0.9)])}
+    asked = []
+
+    def steeper():   # (as the reader reads them: each once, when first gone on to)
+        for k, (g, r) in enumerate(at.items()):
+            if k == len(asked):
+                asked.append(g)
+            yield g, r
+
+    stretch, out, guessed = _read_under_the_tops((1.0, 1.2), frame(), steeper, steepen=False)
+    assert asked == [1.75]
+    assert (stretch, guessed) == ((1.0, 1.2), False)
+    assert [(d.value, d.x, d.y) for d in out.dice] == [(4, 100.0, 100.0), (3, 200.0, 120.0)] and not out.uncertain
+    asked.clear()
+    _read_under_the_tops((1.0, 1.2), frame(), steeper, steepen=True)
+    assert asked == [1.75, 2.3]
+
+
 def test_dice_seen_steeply_with_no_slant_known_have_their_near_sides_not_read_as_dice():
     # Dice 24 and 38 px wide, 55 and 60 degrees from overhead, no calibration: many frames
     # measure their slant short (their near sides' pips are rounder than their tops') or

@@ -96,7 +96,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -306,15 +306,29 @@ def _read_prepared(frame: np.ndarray, cal: Calibration, prep: _Prepared) -> Dice
     guesses = [g for g in GUESSED_STRETCHES if g > 1.15 * (stretch[1] if stretch else 1.0)]
     steeper: list[tuple[float, DiceReading]] = []
 
+    def read_guess(g: float) -> DiceReading:
+        return read_at((1.0, g), look_at_blobs=False)
+
     def read_steeper(than: DiceReading | None = None) -> list[tuple[float, DiceReading]]:
         """The frame read at each guessed stretch steeper than it was read; with ``than``,
         only up to the first that reads it no better than that (``_until_no_better``)."""
-        return _until_no_better(guesses, steeper, lambda g: read_at((1.0, g), look_at_blobs=False), than)
+        return _until_no_better(guesses, steeper, read_guess, than)
+
+    def each_steeper() -> Iterator[tuple[float, DiceReading]]:
+        """``read_steeper()``'s readings one by one, each read when the caller first goes on
+        to it. (With a known slant, a near side under its top wants only the first stretch
+        that reads it as a top: ``read_still``'s and the settle detector's looks after the
+        first, told its slant, read the steepest stretch, the costliest, for nothing. The 50
+        held-out dev photos as 640x480 frames, three looks: reads of a frame at a stretch,
+        200 -> 189 at 40 degrees from overhead, 188 -> 182 squeezed into 4:3, one fewer
+        through a 53-degree webcam at 55 and a 60-degree one at 40; readings the same.)"""
+        for k in range(len(guesses)):
+            yield _until_no_better(guesses[:k + 1], steeper, read_guess)[k]
 
     # A near side read where its top was not says the frame is steeper than it was read;
     # but a top face may look so too (a dark die touching a lighter one beyond it).
     if any(u.reason == UNDER_TOP_REASON for u in reading.uncertain):
-        stretch, reading, guessed = _read_under_the_tops(stretch, reading, read_steeper(),
+        stretch, reading, guessed = _read_under_the_tops(stretch, reading, each_steeper,
                                                          steepen=cal.stretch is None)
     # Faces too squashed to be read say so too, where they are many.
     if cal.stretch is None and not guessed and (stretch is None or stretch[1] > stretch[0]):
@@ -628,12 +642,13 @@ def _unstretched(r: DiceReading, g: float) -> list[tuple[Die, float, float]]:
 
 
 def _read_under_the_tops(stretch: tuple[float, float] | None, reading: DiceReading,
-                         steeper: list[tuple[float, DiceReading]], steepen: bool = True
+                         steeper: Callable[[], Iterable[tuple[float, DiceReading]]], steepen: bool = True
                          ) -> tuple[tuple[float, float] | None, DiceReading, bool]:
     """``reading`` (of a frame at ``stretch``), some of whose faces were taken for sides
-    below their dice's tops (``UNDER_TOP_REASON``), settled by ``steeper``, the frame read
+    below their dice's tops (``UNDER_TOP_REASON``), settled by ``steeper()``, the frame read
     at the ``GUESSED_STRETCHES`` steeper than ``stretch`` by 15 % or more (each with its
-    stretch along y): the stretch, the reading, and whether the stretch is a guess.
+    stretch along y), in order, each read when first gone on to: the stretch, the reading,
+    and whether the stretch is a guess.
 
     Such a side says the frame is seen more steeply than measured. Unless the slant is known
     (``steepen`` false), where one of those stretches reads the tops over every such side
@@ -659,15 +674,17 @@ def _read_under_the_tops(stretch: tuple[float, float] | None, reading: DiceReadi
                 return False
         return True
 
-    settled = _most_dice([(g, r) for g, r in steeper if steepen and len(r.dice) >= len(reading.dice)
-                          and tops_over_sides(r, g)])
+    settled = _most_dice([(g, r) for g, r in steeper() if len(r.dice) >= len(reading.dice)
+                          and tops_over_sides(r, g)]) if steepen else None
     if settled is not None:
         return *settled, True
     keep = []
     for u in reading.uncertain:
         again = None
         if u.reason == UNDER_TOP_REASON:
-            again = next(((g, d) for g, r in steeper for d, dx, dy in _unstretched(r, g)
+            # (the first stretch to read it so: with a known slant, those steeper than that
+            # are not read for it)
+            again = next(((g, d) for g, r in steeper() for d, dx, dy in _unstretched(r, g)
                           if d.value == u.hint and math.hypot(dx - u.x, dy - u.y / now) < 0.35 * side), None)
         if again is None:
             keep.append(u)
