@@ -7,11 +7,12 @@ a webcam's view (640x480, ``--tilt`` 40 degrees from overhead, JPEG 80, as ``vis
 then ``--frames`` still frames; the hand again, and as many again, twice (the dice untouched).
 
 Prints, over the photos: each still frame read alone (the mean per frame), the detector's
-reports (right / wrong / uncertain / missed, as ``vision_accuracy`` scores them; the places
-asked about where no die lies; the reports read whole, every die right and nothing asked;
-those the controller takes unasked, every die also at its bar or above, and those it would
-take unasked with a die read wrong), how many frames after the hand each report came, and
-the reports repeated after the hand though nothing moved. ``--fov``: a webcam near the tray, seeing
+reports (right / wrong / uncertain / missed, as ``vision_accuracy`` scores them: a die the
+frame's edge may cut is scored only where it is read wrong; the places asked about where no
+die lies; the reports read whole, every die right and nothing asked; those the controller
+takes unasked, every die also at its bar or above, and those it would take unasked with a
+die read wrong), how many frames after the hand each report came, and the reports repeated
+after the hand though nothing moved. ``--fov``: a webcam near the tray, seeing
 that many degrees across (the reader is not told: it takes ``perspective``'s assumed one);
 ``--cast``: a webcam whose white balance is off, as ``vision_accuracy --cast``; ``--game``: one
 detector for all the trays, as the daemon keeps it through a game (it reads later rolls with
@@ -34,7 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from companion.vision.photo_views import as_frame, load_labels  # noqa: E402
 from vision_accuracy import DEFAULT_DIR, add_cast_option, score_image  # noqa: E402
 
-KEYS = ("correct", "wrong", "phantom", "uncertain", "missed", "stray")
+KEYS = ("correct", "wrong", "phantom", "uncertain", "missed", "stray", "edge")
 
 
 def _hand_over(frame):
@@ -73,18 +74,23 @@ def main(argv=None) -> int:
     alone = dict.fromkeys(KEYS, 0)
     reported = dict.fromkeys(KEYS, 0)
     n_dice, reported_dice, unreported, repeats, after, whole = 0, 0, 0, 0, [], 0
+    n_cut, reported_cut = 0, 0
     taken_right = taken_wrong = 0
     det = SettleDetector(auto_rearm=True)
     for k, f in enumerate(files):
         img = cv2.imread(f)
         labels = load_labels(f[:-4] + ".txt", img.shape[1], img.shape[0])
-        # (the same labels for every frame: only the noise differs)
+        # (the same labels for every frame, and the same dice the frame's edge may cut, scored
+        # as ``vision_accuracy`` scores them: only the noise differs)
+        cut: list = []
         views = [as_frame(img, labels, frame="640x480", tilt=args.tilt, jpeg=80, noise=args.noise,
-                          seed=1000 * s + k, field_of_view=args.fov, cast=args.cast) for s in range(3 * args.frames)]
+                          seed=1000 * s + k, field_of_view=args.fov, cast=args.cast, cut_off=None if s else cut)
+                 for s in range(3 * args.frames)]
         stills, truth = [frame for frame, _ in views], views[0][1]
         n_dice += len(truth)
+        n_cut += len(cut)
         for frame in stills[:args.frames]:
-            res = score_image(read_dice(frame), truth)
+            res = score_image(read_dice(frame), truth, cut)
             for key in KEYS:
                 alone[key] += res[key]
         det.reset(forget=not args.game)   # (as new, or as the daemon's next roll: the same camera)
@@ -103,7 +109,8 @@ def main(argv=None) -> int:
             continue
         after.append(first[0][1])
         reported_dice += len(truth)
-        res = score_image(first[0][2], truth)
+        reported_cut += len(cut)
+        res = score_image(first[0][2], truth, cut)
         for key in KEYS:
             reported[key] += res[key]
         whole += res["whole"]
@@ -124,6 +131,9 @@ def main(argv=None) -> int:
 
     print(line("each still frame read alone", alone, n_dice * args.frames, f" (in {len(files) * args.frames} frames)"))
     print(line(f"reported ({len(after)} of {len(files)} trays)", reported, reported_dice))
+    if n_cut:
+        print(f"dice the frame's edge may cut, not scored unless read wrong: {reported_cut}, {reported['edge']} "
+              f"reported right; read right in {alone['edge']} of their {n_cut * args.frames} single frames")
     print(f"reports read whole (every die right, nothing asked): {whole} of {len(after)}")
     print(f"reports taken unasked (every die also at the controller's bar): {taken_right} with every die right, "
           f"{taken_wrong} with a die read wrong")
