@@ -804,7 +804,7 @@ def _where_nothing_was(first: DiceReading, second: DiceReading | None, side: flo
     1,706 -> 1,705 and 1,714 -> 1,712 at 40 degrees, and squeezed, a 6 read as a 5.)"""
     if second is None:
         return first
-    seen = [(t.x, t.y) for t in first.dice + first.uncertain]
+    seen = first.places
     new = [d for d in second.dice if d.side and side / DIE_SIZE_SPREAD < d.side < side * DIE_SIZE_SPREAD
            and all(math.hypot(d.x - x, d.y - y) >= 0.5 * side for x, y in seen)]
     return replace(first, dice=first.dice + new) if new else first

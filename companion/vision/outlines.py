@@ -98,7 +98,7 @@ def unreported_blobs(mask: np.ndarray, outlines: list[np.ndarray], reading: Dice
         return [], []
     side = reading.die_side
     reach, one_die, shift = _slanted_die(side, stretch)
-    reported = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
+    reported = reading.places
     # How far from a die reported a point can be and still be on it or on its near sides.
     near = max(0.75, math.hypot(0.5 + reach, 0.75) if reach else 0.0) * side
 
@@ -351,14 +351,15 @@ def flag_unread_shapes(img: np.ndarray, reading: DiceReading, outlines: list[np.
     else:
         side = None
         lo, hi = _unsized_bounds(frame)
-    spots = [(d.x, d.y) for d in reading.dice] + [(u.x, u.y) for u in reading.uncertain]
+    spots = reading.places
     for c in outlines:
         area = cv2.contourArea(c)
         if not lo * lo < area < hi * hi:
             continue
         (x, y), (bw, bh), _ = cv2.minAreaRect(c)
         # (Whether it holds a place reported is asked first: most die-sized outlines hold a
-        # die read, and testing their shape cost 0.8 ms a frame of 7 rendered dice.)
+        # die read, and testing their shape cost about 0.8 ms a frame of 7 rendered dice,
+        # profiled.)
         if cv2.pointPolygonTest(c, (x, y), False) < 0 or any(
                 cv2.pointPolygonTest(c, (float(sx), float(sy)), False) >= 0 for sx, sy in spots):
             continue
@@ -457,7 +458,7 @@ def standing_out(colours: np.ndarray, mask: np.ndarray, reading: DiceReading,
     blob = within.astype(np.float32)
     out_of = apart(blob * ~apart(blob))
     out_of = cv2.morphologyEx(out_of.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    reported = [(t.x, t.y) for t in reading.dice + reading.uncertain]
+    reported = reading.places
     places = []
     m, _, parts, centres = cv2.connectedComponentsWithStats(out_of, 8)
     for i in range(1, m):

@@ -109,6 +109,11 @@ class DiceReading:
         """What was read, as ``(value, x, y)``: the shape the settle detector compares."""
         return [(d.value, d.x, d.y) for d in self.dice]
 
+    @property
+    def places(self) -> list[tuple[float, float]]:
+        """Where every die read and every place asked about lies, as ``(x, y)``: dice first."""
+        return [(t.x, t.y) for t in self.dice + self.uncertain]
+
     def moved(self, factor: float | tuple[float, float], offset=(0, 0), pre: bool = False) -> "DiceReading":
         """The reading moved by ``offset`` and scaled by ``factor`` (one for both axes, or
         ``(fx, fy)``: die sizes then follow the axis scaled more, the one not squashed);
