@@ -25,6 +25,9 @@ Style knobs (all optional):
 - ``logo``: value whose face shows a logo instead of pips
 - ``keyboard``: ``"light"`` or ``"dark"``: a computer keyboard across the top of the frame
   (die-sized keycaps, lettered in the middle or the corner), the dice below it
+- ``page``: a printed page across the top of the frame instead (a rulebook or a score pad
+  beside the tray: lines of words, numbers and stops, the letters a fifth to two fifths of
+  a die's side tall), the dice below it
 """
 
 from __future__ import annotations
@@ -193,6 +196,34 @@ class _Canvas:
             for k, ch in enumerate(row):
                 self.keycap(x0 + (k + 0.5 + 0.3 * r) * pitch, y0 + (r + 0.5) * pitch, key, ch, legend,
                             cap, ink, centred)
+        return bottom
+
+    def page(self, half, rng) -> float:
+        """A printed page across the top (a rulebook, a score pad): lines of lowercase words
+        with numbers and stops among them, in print a fifth to two fifths of a die's side
+        tall, in one of four Hershey fonts; returns where the page ends (y, canvas px)."""
+        paper, ink = (238, 242, 245), (35, 35, 40)
+        x0, y0 = rng.uniform(6, 30), rng.uniform(4, 12)
+        x1, bottom = self.w - rng.uniform(6, 30), y0 + rng.uniform(0.28, 0.38) * self.h
+        self.poly([(x0, y0), (x1, y0), (x1, bottom), (x0, bottom)], paper)
+        tall = rng.uniform(0.2, 0.4) * 2 * half   # (a lowercase letter's height)
+        font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+                               cv2.FONT_HERSHEY_TRIPLEX]))
+        scale = tall / 15.0 * SS   # (Hershey fonts at scale 1: lowercase letters about 15 px tall)
+        thick = max(1, round(scale * rng.uniform(1.2, 2.0)))
+        letters = list("etaoinshrdlucmfwypvbgk" * 2 + "0123456789.,:;")
+        y = y0 + 2.2 * tall
+        while y < bottom - 0.8 * tall:
+            words = ["".join(rng.choice(letters, int(rng.integers(1, 9)))) for _ in range(60)]
+            line = ""
+            for word in words:   # (as many words as the page is wide)
+                longer = f"{line} {word}" if line else word
+                if cv2.getTextSize(longer, font, scale, thick)[0][0] > (x1 - x0 - 2 * tall) * SS:
+                    break
+                line = longer
+            cv2.putText(self.img, line, (round((x0 + tall) * SS), round(y * SS)), font, scale, ink, thick,
+                        cv2.LINE_AA)
+            y += 2.0 * tall
         return bottom
 
     def keycap(self, cx, cy, key, ch, legend, cap, ink, centred=True):
@@ -377,6 +408,8 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
     touching = style.get("touching", False)
     axis = rng.uniform(0, math.pi / 2)
     top = canvas.keyboard(style["keyboard"], half, rng) if style.get("keyboard") else 0.0
+    if style.get("page"):
+        top = canvas.page(half, rng)
     if positions is None:
         positions = _place(len(dice), rng, w, h, half, touching, axis=axis, top=top, fits=fits)
         if touching:
