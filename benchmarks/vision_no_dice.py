@@ -34,7 +34,7 @@ import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from companion.controller import Settings  # noqa: E402
+from vision_accuracy import TAKEN_AT  # noqa: E402
 
 CACHE = os.path.join(os.path.expanduser("~"), ".cache", "table-companion", "no-dice")
 # (pinned: the same photos every run)
@@ -42,7 +42,6 @@ SAMPLES = "scikit-image==0.26.0"
 PHOTO_ENDS = (".png", ".jpg", ".jpeg")
 # The views read (tilt from overhead, the webcam's field of view; 0: squeezed into 4:3)
 VIEWS = [(0.0, None), (40.0, 53.0), (55.0, 53.0)]
-TAKEN_AT = Settings.min_confidence
 
 
 def sample_photos(into: str = CACHE) -> str | None:
