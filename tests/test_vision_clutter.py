@@ -310,7 +310,7 @@ def test_a_printed_page_beside_the_dice_is_not_read_as_dice():
     # A rulebook or a score pad beside the tray, seen from overhead and at a slant
     # (``render``'s page: lowercase words, numbers and stops, in four fonts): its letters
     # fall like pips by the hundred. None may be read as a die. (Through a webcam near the
-    # desk, 55 degrees from overhead, some are: vision_desk.py and the issue's note.)
+    # desk: test_vision_print.)
     for slant in (0, 40, 55):
         for seed in range(3):
             frame, truth = render_scene([(seed + k) % 6 + 1 for k in range(4)], seed=seed, page=True, slant=slant,

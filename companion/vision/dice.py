@@ -4,7 +4,9 @@ The reader works from the pips outwards, so it needs no die size, colour or tray
 A frame with a colour cast (a webcam's white balance gone wrong, a lamp's light: its white
 tray tinted) is first made neutral (``segment.neutral_balance``), and an underexposed one (a
 dim room: a grey tray) brought up to a bright tray's level (``segment.even_exposure``), so
-its colours and contrasts meet the same thresholds.
+its colours and contrasts meet the same thresholds. Print beside the tray (a rulebook's
+page, a score pad), rows of letters by the hundred, is found and its pips left out of
+every step below (``printed``).
 A frame from a camera at a slant, whose pips come out flattened, is first stretched until
 they are round again (``slant``), so the top faces are square for every step below (seen
 steeply, the frame is first redrawn as a camera far away at that slant would see it, its
@@ -111,6 +113,7 @@ from .outlines import (cut_by_the_edge, flag_unread_shapes, keys_among_squares, 
 from .perspective import flattened, flattening, unflattening
 from .pips import PipSearch
 from .pooling import apart_on_the_tray
+from .printed import PRINT_MARKS, print_mask
 from .reasons import (BODILESS_REASONS, EDGE_REASON, LOGO_REASON, NO_PIPS_REASON, NOT_DIE_SHAPED_REASON,
                       OUTLINE_REASONS, OVERHEAD_ONLY_REASON, ROUND_BODY_REASON, SHAPELESS_REASONS, TWO_PASSES_REASON,
                       UNSTEADY_REASONS)
@@ -250,6 +253,11 @@ def _prepared(frame: np.ndarray, cal: Calibration, work_side: int, sharpen: bool
         tray = colour_space(background(img))
         fg = foreground_mask(img, bg_colours=tray)
     search = PipSearch(img, within=fg)
+    # Print beside the tray: its letters are no pips (``printed``). Looked for only where
+    # the pips are as many as print's least marks (most frames hold fewer, and are spared
+    # its 1-2 ms).
+    if len(search.find(kernel)) >= PRINT_MARKS:
+        search.leave_out(print_mask(img, fg, kernel))
     # A camera at a slant squashes the top faces: its pips measure how much (``slant``).
     # (A camera calibrated overhead: nothing to measure.)
     measured = None if cal.stretch == [1.0, 1.0] else stretch_for(search.find(kernel))
@@ -277,7 +285,7 @@ def _read_prepared(frame: np.ndarray, cal: Calibration, prep: _Prepared) -> Dice
         img = flattened(img, *flat)
         tray = colour_space(background(img))
         fg = foreground_mask(img, bg_colours=tray)
-        search = PipSearch(img, within=fg)
+        search = search.of(img, fg, flat[0])
         if stretch == measured:
             again = stretch_for(search.find(kernel))
             if again is not None and again[0] == 1.0:
@@ -505,7 +513,7 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         img = cv2.resize(img, (round(img.shape[1] * stretch[0]), round(img.shape[0] * stretch[1])),
                          interpolation=cv2.INTER_LINEAR)
         colours = frame_colours(img, side_drop(stretch) if stretch[1] > stretch[0] else 0.0)
-        search = PipSearch(img, within=colours.fg)
+        search = search.of(img, colours.fg)
     else:
         colours = frame_colours(img, tray=tray, fg=fg)
     if die is not None:
@@ -777,7 +785,7 @@ def _read_adapting(search: PipSearch, colours: FrameColours | None = None, by_bo
     if (best is None or not best.dice) and min(img.shape[:2]) >= 400:
         # Nothing readable: the dice may be close-ups with pips bigger than the pip filter.
         half = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        third = _read_adapting(PipSearch(half), by_bodies=by_bodies) if min(half.shape[:2]) >= 200 else None
+        third = _read_adapting(search.of(half), by_bodies=by_bodies) if min(half.shape[:2]) >= 200 else None
         if third is not None and (third.dice or best is None):
             best = third.moved(2.0)
     return best

@@ -222,13 +222,27 @@ class PipSearch:
     """The pips of one image at the filter sizes asked for, each size searched once. A
     smaller filter is only run where the nearest larger one already searched could have
     found a seed (``smooth_contrast``'s ``bound``); the widest only near ``within``, if given
-    (``smooth_contrast``'s)."""
+    (``smooth_contrast``'s). Pips centred on ``printed`` (a 0/1 mask of the image's print,
+    ``printed.print_mask``; ``leave_out``) are left out of every size's."""
 
-    def __init__(self, img: np.ndarray, within: np.ndarray | None = None):
+    def __init__(self, img: np.ndarray, within: np.ndarray | None = None, printed: np.ndarray | None = None):
         self.img = img
         self.within = within
+        self.printed = printed
         self._maps: dict[int, ContrastMaps] = {}
         self._pips: dict[int, list[Pip]] = {}
+
+    def leave_out(self, printed: np.ndarray | None) -> None:
+        """Leave the pips centred on ``printed`` (a 0/1 mask of the image's print, or None)
+        out of every size's, searched already or yet to be."""
+        self.printed = printed
+        self._pips = {k: self._off_print(pips) for k, pips in self._pips.items()}
+
+    def _off_print(self, pips: list[Pip]) -> list[Pip]:
+        if self.printed is None:
+            return pips
+        h, w = self.printed.shape
+        return [p for p in pips if not self.printed[min(int(p.y), h - 1), min(int(p.x), w - 1)]]
 
     def strongest(self) -> np.ndarray:
         """Each pixel's strongest spot contrast, light or dark, through the widest filter
@@ -241,8 +255,19 @@ class PipSearch:
             larger = [size for size in self._maps if size > k]
             bound = self._maps[min(larger)] if larger else None
             self._maps[k] = smooth_contrast(self.img, k, bound, within=self.within)
-            self._pips[k] = find_pips(self.img, k, maps=self._maps[k])
+            self._pips[k] = self._off_print(find_pips(self.img, k, maps=self._maps[k]))
         return self._pips[k]
+
+    def of(self, img: np.ndarray, within: np.ndarray | None = None, m: np.ndarray | None = None) -> PipSearch:
+        """A search of ``img``, this search's image resized (or, by ``m``, flattened:
+        ``perspective.flattened``; ``within`` its ``within``), leaving out this search's
+        print there."""
+        printed = self.printed
+        if printed is not None:
+            size = (img.shape[1], img.shape[0])
+            printed = (cv2.warpPerspective(printed, m, size, flags=cv2.INTER_NEAREST) if m is not None
+                       else cv2.resize(printed, size, interpolation=cv2.INTER_NEAREST))
+        return PipSearch(img, within, printed)
 
 
 def _blob_at(win: np.ndarray, x: int, y: int, top: int, level: int):
