@@ -9,10 +9,7 @@ import math
 import os
 
 import pytest
-from vision_scenes import accuracy_benchmark
-
-ROOT = os.path.join(os.path.dirname(__file__), "..")
-DEV = os.path.join(ROOT, "..", "shared", "datasets", "dice-real-dev")
+from vision_scenes import DEV, accuracy_benchmark, dev_photo
 
 pytestmark = pytest.mark.skipif(not os.path.isdir(DEV),
                                 reason=f"dev photos not present at {DEV}")
@@ -21,7 +18,7 @@ pytestmark = pytest.mark.skipif(not os.path.isdir(DEV),
 def _far_camera():
     """What the installer of a camera far from the tray says of it (``companion calibrate
     --field-of-view 10``: behind a narrow lens, its frames read as they are). A dev photo
-    squeezed into a webcam frame (``_photo(frame=...)`` with no ``tilt``) is such a camera's
+    squeezed into a webcam frame (``dev_photo(frame=...)`` with no ``tilt``) is such a camera's
     view, every row squashed alike; the reader, not told, takes a slanted camera for a
     webcam near the tray (``perspective.ASSUMED_FIELD_OF_VIEW``). Most of these views read
     the same either way; where a test's hard die reads otherwise, the test says which camera
@@ -30,21 +27,9 @@ def _far_camera():
     return Calibration(field_of_view=10)
 
 
-# A 53-degree webcam 55 degrees from overhead, as ``_photo`` makes its frame (its far dice
+# A 53-degree webcam 55 degrees from overhead, as ``dev_photo`` makes its frame (its far dice
 # smaller and flatter than its near ones).
 STEEP_WEBCAM = dict(frame="640x480", jpeg=80, tilt=55.0, field_of_view=53.0)
-
-
-def _photo(name: str, **frame):
-    """Dev photo ``name`` and its labels, as ``vision_accuracy.as_frame(**frame)`` makes them
-    (as it is, without ``frame``)."""
-    import cv2
-
-    acc = accuracy_benchmark()
-    path = os.path.join(DEV, name)
-    img = cv2.imread(path)
-    labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
-    return acc.as_frame(img, labels, **frame)
 
 
 def _assert_read(img, labels, faces=(), calibration=None, read=None):
@@ -269,7 +254,7 @@ def test_white_dice_on_a_white_tray_that_both_readers_read_alike_are_taken_witho
     from companion.controller import Settings
     from companion.vision.dice import read_dice
 
-    img, labels = _photo("IMG_20191209_100722.jpg", frame="640x480", jpeg=80, tilt=40.0, field_of_view=53.0)
+    img, labels = dev_photo("IMG_20191209_100722.jpg", frame="640x480", jpeg=80, tilt=40.0, field_of_view=53.0)
     reading = read_dice(img)
     score = accuracy_benchmark().score_image(reading, labels)
     assert score["correct"] == len(labels) == 5 and score["taken"]
@@ -284,8 +269,8 @@ def test_a_webcam_frame_with_a_colour_cast_reads_as_one_without():
     from companion.vision.dice import read_dice
 
     webcam = dict(frame="640x480", jpeg=80, tilt=40.0, field_of_view=60.0)
-    img, labels = _photo("IMG_20191208_112455.jpg", **webcam)
-    tinted, _ = _photo("IMG_20191208_112455.jpg", cast=(1.15, 1.0, 0.85), **webcam)
+    img, labels = dev_photo("IMG_20191208_112455.jpg", **webcam)
+    tinted, _ = dev_photo("IMG_20191208_112455.jpg", cast=(1.15, 1.0, 0.85), **webcam)
     score = accuracy_benchmark().score_image
     assert score(read_dice(tinted), labels)["outcomes"] == score(read_dice(img), labels)["outcomes"] \
         == ["correct"] * len(labels)
@@ -299,7 +284,7 @@ def test_a_calibration_in_a_dim_room_measures_what_a_bright_room_does():
 
     names = ["IMG_20191208_111316.jpg", "IMG_20191208_112219.jpg", "IMG_20191208_112826.jpg",
              "IMG_20191209_095706.jpg"]
-    bright, dim = (measure_setup([_photo(name, frame="640x480", jpeg=80, exposure=exposure)[0]
+    bright, dim = (measure_setup([dev_photo(name, frame="640x480", jpeg=80, exposure=exposure)[0]
                                   for name in names]) for exposure in (1.0, 0.35))
     assert bright.tray is not None and dim.tray is not None
     assert max(abs(a - b) for a, b in zip(bright.tray, dim.tray)) < 0.02
@@ -314,7 +299,7 @@ def test_a_calibration_tells_a_camera_turned_about_its_axis_from_a_level_one(rol
     from companion.vision.setup import measure_setup, placement_costs
 
     names = ["IMG_20191208_113019.jpg", "IMG_20191209_095359.jpg", "IMG_20191209_095431.jpg"]
-    cal = measure_setup([_photo(name, frame="640x480", jpeg=80, tilt=40.0, roll=roll)[0] for name in names])
+    cal = measure_setup([dev_photo(name, frame="640x480", jpeg=80, tilt=40.0, roll=roll)[0] for name in names])
     assert cal.roll == pytest.approx(roll, abs=3.0)
     assert ("turned" in placement_costs(cal)) == bool(roll)
 
@@ -334,7 +319,7 @@ def test_a_calibration_tells_the_installer_where_dice_are_too_small_or_the_camer
     from companion.vision.setup import measure_setup, placement_advice
 
     names = ["IMG_20191208_113019.jpg", "IMG_20191209_095359.jpg", "IMG_20191209_095431.jpg"]
-    frames = [_photo(name, frame=frame, jpeg=80, tilt=tilt)[0] for name in names]
+    frames = [dev_photo(name, frame=frame, jpeg=80, tilt=tilt)[0] for name in names]
     advice = placement_advice(measure_setup(frames, field_of_view=36.87))
     assert len(advice) == len(said) and all(any(s in a for a in advice) for s in said)
     unknown = placement_advice(measure_setup(frames))
@@ -350,7 +335,7 @@ def test_a_calibrated_tray_holds_the_dice_at_its_rim_and_leaves_out_its_wall():
     # (coin-like, at 92 % of the frame's height), stays outside.
     from companion.vision.setup import measure_setup
 
-    frames = [_photo(f"IMG_20191208_{t}.jpg", frame="640x480", jpeg=80)
+    frames = [dev_photo(f"IMG_20191208_{t}.jpg", frame="640x480", jpeg=80)
               for t in ("111228", "111339", "111446", "111642", "111947", "112020", "112205")]
     tray = measure_setup([img for img, _ in frames[:3]]).tray
     x0, y0, x1, y1 = tray[0] * 640, tray[1] * 480, (tray[0] + tray[2]) * 640, (tray[1] + tray[3]) * 480
@@ -374,7 +359,7 @@ def test_dice_lying_in_the_tray_are_not_reported_as_coins():
                            [render_tray([], ["tails"], seed=s + 5) for s in range(2)])
     # (the squeeze of a 640x480 frame undone, as ``companion calibrate`` measures it)
     cal = Calibration(coin=coin, stretch=[1.0, 1.333])
-    img, _ = _photo("IMG_20191208_112305.jpg", frame="640x480", jpeg=80)
+    img, _ = dev_photo("IMG_20191208_112305.jpg", frame="640x480", jpeg=80)
     dice = read_dice(img, cal).dice
     reading = read_coins(img, cal)
     assert reading.coins == []
@@ -387,7 +372,7 @@ def test_a_white_two_whose_pips_do_not_link_is_read_once():
     # about. A view centred on one pip sees the die off its centre, and the network was
     # sure of a 2 in one such view as well as around the die's blob: the 2 was read twice.
     # Where nothing but the network speaks for a die it must be sure in two views.
-    img, labels = _photo("IMG_20191209_100116.jpg", frame="640x480", jpeg=75)
+    img, labels = dev_photo("IMG_20191209_100116.jpg", frame="640x480", jpeg=75)
     _assert_read(img, labels, [(2, 376, 183)])
 
 
@@ -401,7 +386,7 @@ def test_white_ones_on_the_pale_tray_are_read(frame):
     # than in a sharp one, and the lone spots must still be asked about.
     from companion.vision.dice import read_dice
 
-    img, labels = _photo("IMG_20191208_112305.jpg", **frame)
+    img, labels = dev_photo("IMG_20191208_112305.jpg", **frame)
     res = accuracy_benchmark().score_image(read_dice(img), labels)
     assert (res["correct"], res["wrong"], res["phantom"]) == (len(labels), 0, 0)
 
@@ -418,7 +403,7 @@ def test_dice_whose_pips_the_finder_misses_are_read_as_the_whole_face(name, face
     # checks. They are part of one face only (the 3's line, the 5's square), whose missing
     # pips show the pips' colour; the face network, asked about that face, reads the same
     # value. (Photos the network never saw in training.)
-    _assert_read(*_photo(name, frame="640x480", jpeg=80), faces, _far_camera())
+    _assert_read(*dev_photo(name, frame="640x480", jpeg=80), faces, _far_camera())
 
 
 @pytest.mark.parametrize("name, frame, face", [
@@ -434,7 +419,7 @@ def test_dice_whose_pips_fail_a_check_are_read_as_the_fuller_face_the_network_se
     # Only two pips of each face are found: a 2, which a check then doubts. The face
     # network, looking around those pips, is all but sure of a face that holds them and
     # more: that face is read. (Photos the network never saw in training.)
-    _assert_read(*_photo(name, **frame), [face])
+    _assert_read(*dev_photo(name, **frame), [face])
 
 
 @pytest.mark.parametrize("name, face", [
@@ -450,7 +435,7 @@ def test_pips_at_a_slant_with_no_die_beyond_them_are_read_as_the_fuller_face(nam
     # more. At a slant such pips may be a die's near side, whose whole face the network
     # would read; but no die lies just beyond these, so they are nobody's side, and that
     # face is read. (Photos the network never saw in training.)
-    _assert_read(*_photo(name, frame="640x480", jpeg=80, tilt=40.0), [face])
+    _assert_read(*dev_photo(name, frame="640x480", jpeg=80, tilt=40.0), [face])
 
 
 def test_a_dark_die_touching_a_lighter_one_just_above_it_is_read_not_taken_for_its_side():
@@ -459,7 +444,7 @@ def test_a_dark_die_touching_a_lighter_one_just_above_it_is_read_not_taken_for_i
     # runs on above it, unbroken, in a like colour lit brighter), and is made uncertain.
     # Read again steeper, the 2 reads as a 2 where it was: a near side stretched more is
     # taller than wide and reads as no face, so it is a top face after all, and is read.
-    _assert_read(*_photo("IMG_20191208_111919.jpg", frame="640x480", jpeg=80), [(2, 304, 243)])
+    _assert_read(*dev_photo("IMG_20191208_111919.jpg", frame="640x480", jpeg=80), [(2, 304, 243)])
 
 
 def test_a_die_against_the_trays_wall_whose_pips_are_not_found_is_read_by_the_network():
@@ -470,7 +455,7 @@ def test_a_die_against_the_trays_wall_whose_pips_are_not_found_is_read_by_the_ne
     # (``outlines.standing_out``), and the network reads it, as ``companion dice read`` does.
     from companion.vision.pooling import read_still
 
-    _assert_read(*_photo("IMG_20191208_111316.jpg", **STEEP_WEBCAM), [(6, 512, 197)], read=read_still)
+    _assert_read(*dev_photo("IMG_20191208_111316.jpg", **STEEP_WEBCAM), [(6, 512, 197)], read=read_still)
 
 
 def test_small_dice_seen_steeply_whose_pips_cannot_tell_the_slant_are_read_at_a_guessed_one():
@@ -485,7 +470,7 @@ def test_small_dice_seen_steeply_whose_pips_cannot_tell_the_slant_are_read_at_a_
     from companion.vision.pooling import read_still
     from companion.vision.slant import GUESSED_STRETCHES
 
-    img, labels = _photo("IMG_20191208_112431.jpg", frame="640x480", jpeg=80, tilt=55.0)
+    img, labels = dev_photo("IMG_20191208_112431.jpg", frame="640x480", jpeg=80, tilt=55.0)
     _assert_read(img, labels, [(1, 178, 147), (3, 203, 238), (4, 294, 146)])
     reading = read_dice(img)
     assert reading.stretch_guessed and reading.stretch[0] == 1.0 and reading.stretch[1] in GUESSED_STRETCHES
@@ -507,7 +492,7 @@ def test_small_dice_seen_steeply_whose_pips_show_no_slant_are_read_as_if_told_on
     from companion.vision.calibration import Calibration
     from companion.vision.dice import read_dice
     from companion.vision.pooling import read_still
-    img, labels = _photo("IMG_20191209_095647.jpg", **STEEP_WEBCAM)
+    img, labels = dev_photo("IMG_20191209_095647.jpg", **STEEP_WEBCAM)
     assert not read_dice(img, Calibration(stretch=[1.0, 1.0])).dice
     first = read_dice(img)
     assert first.stretch is not None and first.stretch[1] > 1.5 and not first.stretch_guessed
@@ -528,7 +513,7 @@ def test_far_dice_whose_pips_are_too_small_to_show_the_slant_are_read_as_if_told
     # slant.)
     from companion.vision.calibration import Calibration
     from companion.vision.dice import read_dice
-    img, labels = _photo("IMG_20191209_095854.jpg", frame="640x480", jpeg=80, tilt=40.0, field_of_view=60.0)
+    img, labels = dev_photo("IMG_20191209_095854.jpg", frame="640x480", jpeg=80, tilt=40.0, field_of_view=60.0)
     overhead = read_dice(img, Calibration(stretch=[1.0, 1.0]))
     assert sorted(d.value for d in overhead.dice) == [3, 5]
     reading = _assert_read(img, labels, [(3, 494, 318), (4, 349, 228), (5, 365, 416), (6, 444, 187)])
@@ -556,7 +541,7 @@ def test_a_reading_whose_fours_and_fives_stand_square_is_not_read_again_steeper(
 
     from companion.vision.dice import _maybe_steeper, _unsure, read_dice
     from companion.vision.types import DiceReading
-    img, labels = _photo(name, **frame)
+    img, labels = dev_photo(name, **frame)
     reading = read_dice(img, calibration)
     score = accuracy_benchmark().score_image(reading, labels)
     assert score["correct"] == len(labels) == dice and score["wrong"] == score["phantom"] == 0
@@ -575,7 +560,7 @@ def test_a_steep_frame_read_on_one_die_at_its_own_slant_is_read_at_every_steeper
     # short of the slant too; at 2.3 all three are read. The steeper guesses stop at one
     # that reads the frame no better only where it was read on two dice or more
     # (``dice.PAST_THE_SLANT_DICE``): stopped at 1.75, one die was read of the three.
-    img, labels = _photo("IMG_20191209_100605.jpg", frame="640x480", jpeg=80, tilt=62.0, field_of_view=53.0)
+    img, labels = dev_photo("IMG_20191209_100605.jpg", frame="640x480", jpeg=80, tilt=62.0, field_of_view=53.0)
     reading = _assert_read(img, labels)
     assert accuracy_benchmark().score_image(reading, labels)["correct"] == len(labels) == 3
 
@@ -607,7 +592,7 @@ def test_a_one_on_marbled_plastic_is_read(name, frame, one):
     # pip reader takes it for a logo ("a mark that is not a pip"). It is the 1 it looks
     # like if the face network, asked about a 1 there, reads one. (The first photo the
     # network never saw in training; it saw the second, though not as a webcam frame.)
-    _assert_read(*_photo(name, **frame), [(1, *one)], _far_camera() if frame else None)
+    _assert_read(*dev_photo(name, **frame), [(1, *one)], _far_camera() if frame else None)
 
 
 @pytest.mark.parametrize("name, ones", [("IMG_20191209_100150.jpg", [(325, 212)]),
@@ -620,7 +605,7 @@ def test_small_pips_the_first_coarse_pass_misses_are_looked_for_at_the_dice_size
     # bodies size it, and it finds these 1s' pips. (The network saw both photos in
     # training, but where no pip is found it may not read a 1: a keycap's letter looks
     # like one to it, ``outlines.flag_unread_shapes``.)
-    _assert_read(*_photo(name, **STEEP_WEBCAM), [(1, *one) for one in ones])
+    _assert_read(*dev_photo(name, **STEEP_WEBCAM), [(1, *one) for one in ones])
 
 
 @pytest.mark.parametrize("frame, one", [
@@ -634,7 +619,7 @@ def test_a_die_leaning_on_one_read_is_read(frame, one):
     # on it, and the two dice are one blob whose centre is on the 4, read. The part off
     # the 4 is asked about, and the face network is sure of a 1 there in more than one
     # view. (A photo the network never saw in training.)
-    _assert_read(*_photo("IMG_20191208_112353.jpg", **frame), [(1, *one)],
+    _assert_read(*dev_photo("IMG_20191208_112353.jpg", **frame), [(1, *one)],
                  None if "tilt" in frame else _far_camera())
 
 
@@ -644,7 +629,7 @@ def test_two_small_dark_dice_touching_and_nothing_else_are_read():
     # the one blob the two make, a die's area but long and thin. It is two dice, and the
     # face network, asked about the places on it, reads both. (A photo the network never
     # saw in training.)
-    _assert_read(*_photo("IMG_20191208_112704.jpg", frame="640x480", jpeg=80, tilt=40.0),
+    _assert_read(*dev_photo("IMG_20191208_112704.jpg", frame="640x480", jpeg=80, tilt=40.0),
                  [(5, 281, 221), (1, 252, 241)])
 
 
@@ -654,7 +639,7 @@ def test_a_dark_die_through_a_soft_webcam_is_not_taken_for_a_coin():
     # outline is as round by its area and perimeter as a coin's, so the network was never
     # asked about it and it went unreported. It does not lie on an ellipse as a coin's
     # outline does: the network reads the 6. (A photo the network never saw in training.)
-    _assert_read(*_photo("IMG_20191208_112239.jpg", frame="640x480", jpeg=80, tilt=40.0, blur=1.0),
+    _assert_read(*dev_photo("IMG_20191208_112239.jpg", frame="640x480", jpeg=80, tilt=40.0, blur=1.0),
                  [(6, 107, 236)])
 
 
@@ -665,7 +650,7 @@ def test_the_trays_rivets_are_not_asked_about_as_dice(name):
     # round enough for rivets, and each was asked about as "die-shaped but no readable
     # pips" (in 12 of the 50 held-out frames). A small disc's outline is a staircase of
     # whole pixels, but it lies on an ellipse within half a pixel; a die's strays further.
-    img, labels = _photo(name, frame="640x480", jpeg=80, tilt=40.0)
+    img, labels = dev_photo(name, frame="640x480", jpeg=80, tilt=40.0)
     reading = _assert_read(img, labels)
     assert not [u for u in reading.uncertain if min(math.hypot(u.x - 548, u.y - 62), math.hypot(u.x - 101, u.y - 60)) < 20]
 
@@ -677,7 +662,7 @@ def test_the_print_on_the_trays_rim_is_not_asked_about_as_dice(name):
     # the rim were asked about as "no die body around the pips" (every other dev photo,
     # three looks: 77 places in 18 of 125 photos). Where the network sees no face around
     # such marks either, nothing die-like is there; every die on the tray is still read.
-    img, labels = _photo(name, size=1000)
+    img, labels = dev_photo(name, size=1000)
     reading = _assert_read(img, labels)
     res = accuracy_benchmark().score_image(reading, labels)
     assert res["correct"] == len(labels)
@@ -691,7 +676,7 @@ def test_a_die_touching_others_that_nothing_reads_is_asked_about(name, blur, fac
     # not sure of any. It was left out, as if no die lay there; it is asked about. (A
     # photo the network never saw in training. A second case, a 3 in a frame through a
     # soft lens, is read now: the frame is sharpened first, the next test.)
-    img, labels = _photo(name, frame="640x480", jpeg=80, tilt=40.0, blur=blur)
+    img, labels = dev_photo(name, frame="640x480", jpeg=80, tilt=40.0, blur=blur)
     reading = _assert_read(img, labels)
     x, y, w, h = _label_box(labels, *face)
     assert [u for u in reading.uncertain if abs(u.x - x) < w / 2 and abs(u.y - y) < h / 2]
@@ -711,7 +696,7 @@ def test_a_soft_webcam_frame_is_sharpened_before_it_is_read(name, frame, faces):
     from companion.vision.dice import SOFT_EDGE, read_dice
     from companion.vision.segment import edge_softness
 
-    img, labels = _photo(name, frame="640x480", jpeg=80, tilt=40.0, **frame)
+    img, labels = dev_photo(name, frame="640x480", jpeg=80, tilt=40.0, **frame)
     assert edge_softness(img) > SOFT_EDGE
     reading = _assert_read(img, labels, faces)
     assert reading.sharpened
@@ -728,7 +713,7 @@ def test_a_one_whose_body_takes_in_a_neighbours_edge_is_read():
     # network reads as a 1 at ACCEPT, where a view centred on one pip of a 2 takes in the
     # other at the largest size: it is read.
     # (A photo the network never saw in training.)
-    _assert_read(*_photo("IMG_20191208_111904.jpg", frame="640x480", jpeg=80, tilt=40.0), [(1, 481, 297)])
+    _assert_read(*dev_photo("IMG_20191208_111904.jpg", frame="640x480", jpeg=80, tilt=40.0), [(1, 481, 297)])
 
 
 @pytest.mark.parametrize("name, one", [
@@ -743,7 +728,7 @@ def test_a_one_whose_body_is_not_die_shaped_is_asked_of_the_network(name, one):
     # A lone pip on a body that is not die-shaped was dropped as a coin's or a button's,
     # and nothing was read or asked about there. It is now a place the face network looks,
     # reading a 1 only where it is sure of one in two views (a coin it reads as no face).
-    _assert_read(*_photo(name, frame="640x480", jpeg=80, tilt=40.0), [(1, *one)])
+    _assert_read(*dev_photo(name, frame="640x480", jpeg=80, tilt=40.0), [(1, *one)])
 
 
 @pytest.mark.parametrize("name, one", [
@@ -759,7 +744,7 @@ def test_a_one_whose_pip_is_not_round_with_something_opposite_is_read_where_the_
     # all round it. As with a round pip off the body's centre, the network may now read a 1
     # there if it does in every view centred on the pip, at all three sizes: a view centred
     # on one pip of a 2 takes in the other at the largest.
-    _assert_read(*_photo(name, frame="640x480", jpeg=80, tilt=40.0), [(1, *one)])
+    _assert_read(*dev_photo(name, frame="640x480", jpeg=80, tilt=40.0), [(1, *one)])
 
 
 def test_pips_showing_no_face_on_a_body_not_die_shaped_are_not_taken_for_the_die_beside_them():
@@ -770,7 +755,7 @@ def test_pips_showing_no_face_on_a_body_not_die_shaped_are_not_taken_for_the_die
     # and the 3 go unreported. It is asked about.
     from companion.vision.dice import read_dice
 
-    img, labels = _photo("IMG_20191208_111730.jpg", frame="640x480", jpeg=80, tilt=55.0)
+    img, labels = dev_photo("IMG_20191208_111730.jpg", frame="640x480", jpeg=80, tilt=55.0)
     reading = read_dice(img)
     assert accuracy_benchmark().score_image(reading, labels)["wrong"] == 0
     box = _label_box(labels, 3, 386, 197)
@@ -784,7 +769,7 @@ def test_a_die_whose_pips_read_fewer_than_the_face_the_network_is_sure_of_is_tha
     # a 4 (two of its six pips not found), and the face network is sure of a 6,
     # which holds the 4's pips and more. It is read as the 6. (A photo the network never
     # saw in training.)
-    _assert_read(*_photo("IMG_20191208_113019.jpg", frame="640x480", jpeg=80, tilt=40.0), [(6, 131, 151)])
+    _assert_read(*dev_photo("IMG_20191208_113019.jpg", frame="640x480", jpeg=80, tilt=40.0), [(6, 131, 151)])
 
 
 @pytest.mark.parametrize("name, face", [
@@ -802,7 +787,7 @@ def test_a_die_whose_pips_read_one_fewer_than_the_face_the_network_overrules_the
     from companion.vision.calibration import Calibration
     from companion.vision.face_net import FULLER_SHOWN
 
-    reading = _assert_read(*_photo(name, frame="640x480", jpeg=80, tilt=55.0), [face],
+    reading = _assert_read(*dev_photo(name, frame="640x480", jpeg=80, tilt=55.0), [face],
                            Calibration(field_of_view=36.87))
     value, fx, fy = face
     die, = [d for d in reading.dice if d.value == value and math.hypot(d.x - fx, d.y - fy) < 12]
@@ -816,7 +801,7 @@ def test_the_near_side_of_a_die_left_uncertain_is_not_read_as_another_die():
     # are round, and the face network too reads them as a 2. They are the side of the die
     # whose top face lies half the sides' drop above that spot. (A photo the network saw
     # in training, though not as a webcam frame.)
-    _assert_read(*_photo("IMG_20191208_112214.jpg", frame="640x480", jpeg=80), calibration=_far_camera())
+    _assert_read(*dev_photo("IMG_20191208_112214.jpg", frame="640x480", jpeg=80), calibration=_far_camera())
 
 
 @pytest.mark.parametrize("name, frame, face", [
@@ -829,7 +814,7 @@ def test_a_die_just_below_another_of_another_colour_is_not_taken_for_its_side(na
     # At a slant, a face read closer below a die than two touching dice stand may be that
     # die's near side; but a side is its die's own plastic, and these faces are another
     # colour: each is read. (Photos the network never saw in training.)
-    _assert_read(*_photo(name, **frame), [face])
+    _assert_read(*dev_photo(name, **frame), [face])
 
 
 @pytest.mark.parametrize("name, frame, face", [
@@ -846,7 +831,7 @@ def test_a_dark_die_just_below_another_of_another_hue_is_not_taken_for_its_side(
     # But a die's side keeps its top's hue, and these two lie 44-62 degrees apart: each is
     # read, where it was dropped as the die's side, or asked about as one. (Photos the
     # network was trained on, as they are and as webcam views: neither is held out.)
-    _assert_read(*_photo(name, **frame), [face])
+    _assert_read(*dev_photo(name, **frame), [face])
 
 
 @pytest.mark.parametrize("name, frame, face", [
@@ -861,7 +846,7 @@ def test_a_die_whose_pips_the_reader_doubts_is_read_where_the_network_reads_it_s
     # it: "a mark that is not a pip", on a die's body. The face network is not all but sure
     # of the 2 in any one view, but nearly sure in several around it: the 2 is read.
     # (Photos the network never saw in training.)
-    _assert_read(*_photo(name, **frame), [face])
+    _assert_read(*dev_photo(name, **frame), [face])
 
 
 def test_a_dark_die_whose_pips_the_reader_takes_for_marks_is_read_where_the_network_reads_it_turned():
@@ -873,7 +858,7 @@ def test_a_dark_die_whose_pips_the_reader_takes_for_marks_is_read_where_the_netw
     from companion.vision.face_net import TURNED_SHOWN
 
     frame = {"frame": "640x480", "jpeg": 80, "tilt": 40.0, "field_of_view": 53.0}
-    reading = _assert_read(*_photo("IMG_20191208_111642.jpg", **frame), [(2, 449, 184)])
+    reading = _assert_read(*dev_photo("IMG_20191208_111642.jpg", **frame), [(2, 449, 184)])
     assert [d.confidence for d in reading.dice if abs(d.x - 449) < 10 and abs(d.y - 184) < 10] == [TURNED_SHOWN]
 
 
@@ -884,7 +869,7 @@ def test_a_lone_die_whose_pips_noise_breaks_up_is_read_by_the_network(tilt, seed
     # the pips lie on gives it: the face network reads the 4. (A photo the network never
     # saw in training.)
     frame = {"frame": "640x480", "jpeg": 80, "tilt": tilt, "noise": 3.0, "seed": seed}
-    _assert_read(*_photo("IMG_20191208_112554.jpg", **frame), [face])
+    _assert_read(*dev_photo("IMG_20191208_112554.jpg", **frame), [face])
 
 
 @pytest.mark.parametrize("name", ["IMG_20191208_112510.jpg", "IMG_20191209_100211.jpg"])
@@ -895,7 +880,7 @@ def test_a_lone_pip_off_its_dies_centre_is_not_read_as_a_one(name):
     # the face's centre something other than the body shows (the lost pip), and every face
     # but the 1 has a pip there: the network may read any face there but a 1. (Photos the
     # network saw in training, though not as webcam frames.)
-    _assert_read(*_photo(name, frame="640x480", jpeg=80))
+    _assert_read(*dev_photo(name, frame="640x480", jpeg=80))
 
 
 @pytest.mark.parametrize("name", ["IMG_20191209_095421.jpg", "IMG_20191209_100602.jpg"])
@@ -905,7 +890,7 @@ def test_glare_where_a_face_has_no_pip_is_not_taken_for_a_missed_pip(name):
     # too reads those faces as 3 and 5 (though it was trained on these photos), so only the
     # reader's rule that a light pip it missed must be no bigger than a pip (glare is a
     # streak or a patch) keeps them from being read so.
-    _assert_read(*_photo(name))
+    _assert_read(*dev_photo(name))
 
 
 @pytest.mark.parametrize("name", ["IMG_20191208_111642.jpg", "IMG_20191208_111904.jpg"])
@@ -917,7 +902,7 @@ def test_a_calibrated_logo_face_is_not_read_where_pips_were_missed(name):
     from companion.vision.calibration import Calibration
     from companion.vision.dice import read_dice
 
-    img, labels = _photo(name, frame="640x480", jpeg=80)
+    img, labels = dev_photo(name, frame="640x480", jpeg=80)
     res = accuracy_benchmark().score_image(read_dice(img, Calibration(logo_value=6)), labels)
     assert res["wrong"] == res["phantom"] == 0
 
@@ -960,7 +945,7 @@ def _still_frames(name: str, seeds: range, tilt: float = 40.0, **view) -> tuple[
     more of it: ``vision_accuracy.as_frame``) would give it again and again while the tray
     lies still: frames differing only by sensor noise (sigma 2, one seed each), and the
     labels."""
-    frames = [_photo(name, frame="640x480", tilt=tilt, jpeg=80, noise=2.0, seed=s, **view) for s in seeds]
+    frames = [dev_photo(name, frame="640x480", tilt=tilt, jpeg=80, noise=2.0, seed=s, **view) for s in seeds]
     return [f for f, _ in frames], frames[0][1]
 
 
@@ -1052,7 +1037,7 @@ def test_small_dice_in_a_steep_webcam_frame_are_read_by_a_look_at_it_enlarged():
     from companion.vision.dice import read_dice
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191208_112455.jpg", **STEEP_WEBCAM)
+    img, labels = dev_photo("IMG_20191208_112455.jpg", **STEEP_WEBCAM)
     box = _label_box(labels, 5, 211, 260)
     assert not _read_in(read_dice(img).dice, 5, *box)
     still = read_still(img)
@@ -1068,7 +1053,7 @@ def test_dice_one_behind_the_other_in_a_steep_webcam_frame_are_read_as_two():
     # the other was lost. (A photo the network never saw in training.)
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191209_095745.jpg", **STEEP_WEBCAM)
+    img, labels = dev_photo("IMG_20191209_095745.jpg", **STEEP_WEBCAM)
     assert accuracy_benchmark().score_image(read_still(img), labels)["whole"]
 
 
@@ -1089,7 +1074,7 @@ def test_a_die_the_network_reads_only_nearly_sure_is_shown_for_the_players_to_ac
     from companion.controller import Settings
     from companion.vision.dice import read_dice
 
-    img, labels = _photo(name, **frame)
+    img, labels = dev_photo(name, **frame)
     reading = read_dice(img)
     bx, by, bw, bh = _label_box(labels, value, x, y)
     there = [d for d in reading.dice if abs(d.x - bx) <= 0.575 * bw and abs(d.y - by) <= 0.575 * bh]
@@ -1104,7 +1089,7 @@ def test_a_die_just_behind_one_read_in_a_steep_webcam_frame_is_asked_about_not_m
     # network never saw in training.)
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191208_111446.jpg", **STEEP_WEBCAM)
+    img, labels = dev_photo("IMG_20191208_111446.jpg", **STEEP_WEBCAM)
     res = accuracy_benchmark().score_image(read_still(img), labels)
     assert "missed" not in res["outcomes"] and res["wrong"] == res["phantom"] == 0
 
@@ -1119,7 +1104,7 @@ def test_small_far_dice_in_a_steep_webcam_frame_are_looked_at_though_no_face_was
     # looked at: the white 4 and the red 1 went unreported. Now the network reads the
     # white 4, and the red 1 and the blue 4 are asked about. (A photo the network never saw
     # in training.)
-    img, labels = _photo("IMG_20191208_112431.jpg", **STEEP_WEBCAM)
+    img, labels = dev_photo("IMG_20191208_112431.jpg", **STEEP_WEBCAM)
     reading = _assert_read(img, labels, [(4, 296, 152)])
     for value, x, y in [(1, 187, 153), (4, 174, 172)]:
         bx, by, bw, bh = _label_box(labels, value, x, y)
@@ -1136,7 +1121,7 @@ def test_a_die_cut_off_by_a_steep_frames_edge_is_asked_about_once_on_the_edge(na
     # centre a pixel outside the frame.
     from companion.vision.pooling import read_still
 
-    img, labels = _photo(name, **dict(STEEP_WEBCAM, tilt=tilt))
+    img, labels = dev_photo(name, **dict(STEEP_WEBCAM, tilt=tilt))
     reading = read_still(img)
     h, w = img.shape[:2]
     assert all(0 <= t.x <= w and 0 <= t.y <= h for t in [*reading.dice, *reading.uncertain])
@@ -1154,7 +1139,7 @@ def test_small_dice_in_a_big_photo_are_read_by_a_look_at_more_of_its_own_pixels(
     from companion.vision.dice import read_dice
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191208_112905.jpg", size=4000, jpeg=90, far=2.0)
+    img, labels = dev_photo("IMG_20191208_112905.jpg", size=4000, jpeg=90, far=2.0)
     assert not read_dice(img).dice
     assert accuracy_benchmark().score_image(read_still(img), labels)["whole"]
 
@@ -1171,7 +1156,7 @@ def test_a_die_size_calibrated_without_a_frame_size_is_the_photos_own():
     from companion.vision.calibration import Calibration
     from companion.vision.pooling import read_still
 
-    img, labels = _photo("IMG_20191208_112905.jpg", size=4000, jpeg=90, far=2.0)
+    img, labels = dev_photo("IMG_20191208_112905.jpg", size=4000, jpeg=90, far=2.0)
     told, sized = (read_still(img, Calibration(die_size=80.0, frame_size=size))
                    for size in (None, [4000, 4000]))
     res = accuracy_benchmark().score_image(told, labels)
@@ -1197,7 +1182,7 @@ def test_dice_read_looks_at_a_photo_as_at_a_still_tray(tmp_path, capsys):
     score = accuracy_benchmark().score_image
     for name, (value, fx, fy) in (("IMG_20191209_095910.jpg", (3, 507, 336)),
                                   ("IMG_20191208_111816.jpg", (3, 120, 151))):
-        img, labels = _photo(name, frame="640x480", tilt=40, jpeg=80)
+        img, labels = dev_photo(name, frame="640x480", tilt=40, jpeg=80)
         path = str(tmp_path / "frame.png")
         cv2.imwrite(path, img)
         assert main(["dice", "read", path, path, "--json"]) == 0

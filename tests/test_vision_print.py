@@ -15,6 +15,7 @@ from companion.vision.pips import PipSearch
 from companion.vision.printed import print_mask
 from companion.vision.render import render_scene
 from companion.vision.segment import WORK_SIDE
+from vision_scenes import DEV, dev_photo
 
 SIDE = 480 / 11   # (render's default die side in a 640x480 frame)
 
@@ -150,9 +151,6 @@ def test_dice_lined_up_touching_are_not_print(slant, colour):
         assert print_mask(search.img, search.within, kernel) is None, layout
 
 
-DEV = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "dice-real-dev")
-
-
 @pytest.mark.skipif(not os.path.isdir(DEV), reason=f"dev photos not present at {DEV}")
 @pytest.mark.parametrize("name, tilt, fov", [
     ("IMG_20191208_111228.jpg", 55, 53), ("IMG_20191208_111316.jpg", 55, 53),
@@ -161,11 +159,6 @@ def test_real_dice_against_a_trays_wall_are_not_print(name, tilt, fov):
     # The dev photos whose marks line up most as rows do (dice against the tray's far
     # wall and its rim, seen as a webcam's frames): no print. (Print, each of them, were
     # 16 marks in rows enough and no paper looked for.)
-    from companion.vision.photo_views import as_frame, load_labels
-
-    path = os.path.join(DEV, name)
-    img = cv2.imread(path)
-    labels = load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
-    frame, _ = as_frame(img, labels, frame="640x480", jpeg=80, tilt=tilt, field_of_view=fov)
+    frame, _ = dev_photo(name, frame="640x480", jpeg=80, tilt=tilt, field_of_view=fov)
     search, kernel = _search(frame)
     assert print_mask(search.img, search.within, kernel) is None

@@ -14,6 +14,10 @@ from companion.vision.photo_views import as_frame
 from companion.vision.render import render_scene
 
 
+# The real labelled dev photos (``../shared/datasets``), where the checkout has them.
+DEV = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "dice-real-dev")
+
+
 @functools.cache
 def accuracy_benchmark():
     """benchmarks/vision_accuracy.py as a module, loaded once: its scoring (``score_image``)
@@ -23,6 +27,16 @@ def accuracy_benchmark():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def dev_photo(name: str, **frame):
+    """Dev photo ``name`` and its labels, as ``vision_accuracy.as_frame(**frame)`` makes them
+    (as it is, without ``frame``)."""
+    acc = accuracy_benchmark()
+    path = os.path.join(DEV, name)
+    img = cv2.imread(path)
+    labels = acc.load_labels(path[:-4] + ".txt", img.shape[1], img.shape[0])
+    return acc.as_frame(img, labels, **frame)
 
 
 def score(reading, truth, tol=20):

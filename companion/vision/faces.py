@@ -17,7 +17,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from .pips import MIN_PIP_AREA, Pip, empty_positions, layout_value, mean_rows, norm, norms
+from .pips import MIN_PIP_AREA, Groups, Pip, empty_positions, layout_value, mean_rows, norm, norms
 from .reasons import (EXTRA_SPOT_REASON, LOGO_REASON, MIXED_COLOURS_REASON, MIXED_SIZES_REASON,
                       NO_BODY_REASON, NOT_DIE_SHAPED_REASON, OFF_CENTRE_REASON, ROUND_BODY_REASON,
                       TWO_READINGS_REASON)
@@ -313,23 +313,13 @@ class FaceFinder:
 
     # -- grouping ----------------------------------------------------------------------
     def groups(self) -> list[list[int]]:
-        n = len(self.pips)
-        parent = list(range(n))
-
-        def find(a):
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
-
+        joined = Groups(len(self.pips))
+        find = joined.find   # (bound once: looked up twice for every pair of pips near enough)
         cand, tol, dist = self._pair_candidates()
         for i, j in zip(*(k.tolist() for k in np.nonzero(cand))):
             if find(i) != find(j) and self._joined(i, j, float(tol[i, j]), float(dist[i, j])):
-                parent[find(i)] = find(j)
-        out: dict[int, list[int]] = {}
-        for i in range(n):
-            out.setdefault(find(i), []).append(i)
-        return list(out.values())
+                joined.join(i, j)
+        return joined.groups()
 
     # -- the die body around a face --------------------------------------------------------
     def _body(self, idx: list[int]):

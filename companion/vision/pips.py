@@ -346,6 +346,31 @@ def norm(v: np.ndarray):
     return np.sqrt(v.dot(v))
 
 
+class Groups:
+    """Things joined into groups, by union-find (pips into faces: ``faces.FaceFinder``;
+    marks into rows of print: ``printed``)."""
+
+    def __init__(self, n: int):
+        self._parent = list(range(n))
+
+    def find(self, a: int) -> int:
+        parent = self._parent
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    def join(self, a: int, b: int) -> None:
+        self._parent[self.find(a)] = self.find(b)
+
+    def groups(self) -> list[list[int]]:
+        """Each group's members, in order, the groups in the order of their first."""
+        out: dict[int, list[int]] = {}
+        for a in range(len(self._parent)):
+            out.setdefault(self.find(a), []).append(a)
+        return list(out.values())
+
+
 # --- layouts ---------------------------------------------------------------------------
 
 def layout_value(pts: np.ndarray, tol: float = 0.3) -> tuple[int | None, float, str]:

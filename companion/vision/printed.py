@@ -15,7 +15,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from .pips import contrast_maps
+from .pips import Groups
 
 # The marks are the dark spots of a filter a third of the pip filter's size (odd, at least
 # 5 px; a letter's strokes are thin), reaching the pip search's least contrast, of
@@ -50,8 +50,8 @@ ROW_LENGTH = 12.0
 # its marks (each filled in as if it were not there) within ``PAPER_SPREAD`` in every
 # channel of the paper's colour along the row (``_off_the_paper``), for 4 in 5 of them; a
 # mark of a row off the paper is no print. (Rendered pages seen 55 degrees from overhead
-# through a 60-degree webcam near them, and from afar at 40 and 55 degrees: 60-300 marks
-# in rows, 0-18 off the paper. The 250 dev photos as webcam frames at 0, 40 and 55
+# through a 60-degree webcam near them, and from afar at 40 and 55 degrees: 103-333 marks
+# in rows, 0-10 off the paper. The 250 dev photos as webcam frames at 0, 40 and 55
 # degrees: at most 37 marks in rows, at most 22 in rows on one colour: dice against a
 # tray's wall. scikit-image's scanned page, darker to one side, seen 40 and 55 degrees
 # from overhead: 33-66 off its rows' median colours, print only along them.)
@@ -84,8 +84,13 @@ def print_mask(img: np.ndarray, fg: np.ndarray | None, kernel: int) -> np.ndarra
     """The pixels of ``img`` (BGR; ``fg``: its foreground, or None) that are print, as a
     0/1 mask, or None where there is none; ``kernel``: the pip filter's size."""
     k = max(5, kernel // MARK_FILTER_SHARE) | 1
-    _, dark = contrast_maps(img, k)
-    marked = cv2.threshold(dark, MARK_PEAK - 1, 255, cv2.THRESH_BINARY)[1]
+    # The image closed by the mark filter: each mark filled in with what is around it. Less
+    # the image, the marks' contrast (``pips.contrast_maps``' dark-spot map); by itself, the
+    # paper around them (``_surroundings``).
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    closed = cv2.erode(cv2.dilate(img, square), square)
+    dark = cv2.split(cv2.subtract(closed, img))
+    marked = cv2.threshold(cv2.max(cv2.max(dark[0], dark[1]), dark[2]), MARK_PEAK - 1, 255, cv2.THRESH_BINARY)[1]
     if fg is not None:
         marked &= fg
     # (Counted by their outlines first, a tenth of a labelling's time; Grana's labelling is
@@ -111,7 +116,7 @@ def print_mask(img: np.ndarray, fg: np.ndarray | None, kernel: int) -> np.ndarra
         return None
     # On paper: each row's marks, and each mark of a row by itself (a die lying on the page
     # is no paper).
-    around = _surroundings(img, k, labels)[marks.ids]
+    around = _surroundings(closed, labels)[marks.ids]
     paper = []
     for g in rows:
         off = _off_the_paper(around[g], at_u[g])
@@ -202,30 +207,15 @@ def _rows(u: np.ndarray, v: np.ndarray, eu: np.ndarray, ev: np.ndarray) -> list[
                - np.maximum(v[:, None] - ev[:, None] / 2, v[None, :] - ev[None, :] / 2))
     gap = np.abs(u[None, :] - u[:, None]) - (eu[:, None] + eu[None, :]) / 2
     joined = (overlap >= ROW_OVERLAP * low) & (gap <= ROW_GAP * high) & (high <= ROW_HEIGHTS * low)
-    # (one group per set of marks joined, by union-find: a few hundred marks at most)
-    parent = list(range(len(u)))
-
-    def root(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for a, b in zip(*np.nonzero(np.triu(joined, 1))):
-        ra, rb = root(int(a)), root(int(b))
-        if ra != rb:
-            parent[ra] = rb
-    groups: dict[int, list[int]] = {}
-    for q in range(len(u)):
-        groups.setdefault(root(q), []).append(q)
-    return [np.array(g) for g in groups.values()]
+    rows = Groups(len(u))
+    for a, b in zip(*(k.tolist() for k in np.nonzero(np.triu(joined, 1)))):
+        rows.join(a, b)
+    return [np.array(g) for g in rows.groups()]
 
 
-def _surroundings(img: np.ndarray, k: int, labels: np.ndarray) -> np.ndarray:
-    """The colour around each mark of ``labels`` (row: its label): the image closed by the
-    marks' filter (``k``) fills each mark in with what is around it."""
-    square = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    closed = cv2.erode(cv2.dilate(img, square), square)
+def _surroundings(closed: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The colour around each mark of ``labels`` (row: its label), from the image closed by
+    the marks' filter (``closed``: each mark filled in with what is around it)."""
     marked = labels > 0
     which, colours = labels[marked], closed[marked].astype(np.float64)
     area = np.bincount(which, minlength=labels.max() + 1)
