@@ -8,8 +8,8 @@ from afar, and 55 degrees off it through a 60-degree webcam near the desk (its f
 smaller and flatter than the near): the dice read right and wrong, the keys or letters
 read as dice (each a die that is not there), and the places asked about off the dice
 (each a press for the players). Not a measure of accuracy on real frames; a watch on
-kinds of clutter the reader cannot yet wholly tell from dice (the page's print it finds
-and leaves out: ``printed``).
+kinds of clutter the reader cannot yet wholly tell from dice (the page's print and the
+keyboards' legends it finds and leaves out: ``printed``).
 
     .venv/bin/python benchmarks/vision_desk.py [--frames N]
 """

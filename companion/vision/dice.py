@@ -5,8 +5,8 @@ A frame with a colour cast (a webcam's white balance gone wrong, a lamp's light:
 tray tinted) is first made neutral (``segment.neutral_balance``), and an underexposed one (a
 dim room: a grey tray) brought up to a bright tray's level (``segment.even_exposure``), so
 its colours and contrasts meet the same thresholds. Print beside the tray (a rulebook's
-page, a score pad), rows of letters by the hundred, is found and its pips left out of
-every step below (``printed``).
+page, a score pad, a keyboard's legends), rows of letters by the hundred, is found and its
+pips left out of every step below, and no die is read centred on it (``printed``).
 A frame from a camera at a slant, whose pips come out flattened, is first stretched until
 they are round again (``slant``), so the top faces are square for every step below (seen
 steeply, the frame is first redrawn as a camera far away at that slant would see it, its
@@ -253,9 +253,10 @@ def _prepared(frame: np.ndarray, cal: Calibration, work_side: int, sharpen: bool
         tray = colour_space(background(img))
         fg = foreground_mask(img, bg_colours=tray)
     search = PipSearch(img, within=fg)
-    # Print beside the tray: its letters are no pips (``printed``). Looked for only where
-    # the pips are as many as print's least marks: most frames hold fewer, and are spared
-    # its 2-4 ms (the dev photos seen 55 degrees from overhead: 1 in 7 holds as many).
+    # Print beside the tray: its letters, and a keyboard's, are no pips (``printed``).
+    # Looked for only where the pips are as many as print's least marks: most frames hold
+    # fewer, and are spared its 4-5 ms, dark and light print looked for (the dev photos
+    # seen 55 degrees from overhead: 1 in 7 holds as many).
     if len(search.find(kernel)) >= PRINT_MARKS:
         search.leave_out(print_mask(img, fg, kernel))
     # A camera at a slant squashes the top faces: its pips measure how much (``slant``).
@@ -371,12 +372,26 @@ def _read_prepared(frame: np.ndarray, cal: Calibration, prep: _Prepared) -> Dice
         reading = reading.moved((1.0 / stretch[0], 1.0 / stretch[1]))
     if flat is not None:
         reading = reading.remapped(unflattening(flat[0]))
+    reading = _off_print(reading, prep.search.printed)
     reading = _in_the_frame(reading.moved(1.0 / scale, offset, pre=True), frame.shape)
     reading.stretch, reading.stretch_guessed, reading.sharpened = stretch, guessed, sharpen
     # Pips that show no slant, read unsure of something, may have hidden one.
     if cal.stretch is None and stretch is None and _maybe_steeper(reading):
         reading = _read_as_if_told(frame, cal, prep, reading)
     return reading
+
+
+def _off_print(reading: DiceReading, printed: np.ndarray | None) -> DiceReading:
+    """``reading`` (in the pixels of ``printed``, the frame's print: ``printed.print_mask``)
+    without the dice read centred on print. A die's top face is no print, even lying on a
+    page (its pips are round spots, which print is not); a key whose legend's pips were
+    left out may still be read as a face by the network. (A light keyboard seen through a
+    webcam near it, 12 frames: two keys read as dice at 0.89 before, none now.)"""
+    if printed is None:
+        return reading
+    h, w = printed.shape
+    return replace(reading, dice=[d for d in reading.dice
+                                  if not printed[min(max(int(d.y), 0), h - 1), min(max(int(d.x), 0), w - 1)]])
 
 
 def _unsure(reading: DiceReading) -> bool:
