@@ -6,7 +6,7 @@ Modules:
 - ``calibration`` -- the JSON calibration of a fixed setup (tray, dice size, slant, logo face, coins).
 - ``segment``     -- finding die-like and coin-like regions against the tray.
 - ``pips``        -- finding pips on a die and checking their layout.
-- ``printed``     -- print beside the tray (a rulebook's page): rows of letters, no pips.
+- ``printed``     -- print beside the tray (a rulebook's page, a keyboard's legends): rows of letters, no pips.
 - ``slant``       -- how much a camera at a slant squashed the top faces (undone before reading).
 - ``faces``       -- linking pips into faces and judging each against its layout and die body.
 - ``outlines``    -- what things' outlines say beyond the pips (unread dice, dice cut by the edge).

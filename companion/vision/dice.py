@@ -372,7 +372,7 @@ def _read_prepared(frame: np.ndarray, cal: Calibration, prep: _Prepared) -> Dice
         reading = reading.moved((1.0 / stretch[0], 1.0 / stretch[1]))
     if flat is not None:
         reading = reading.remapped(unflattening(flat[0]))
-    reading = _off_print(reading, prep.search.printed)
+    reading = _off_print(reading, prep.search)
     reading = _in_the_frame(reading.moved(1.0 / scale, offset, pre=True), frame.shape)
     reading.stretch, reading.stretch_guessed, reading.sharpened = stretch, guessed, sharpen
     # Pips that show no slant, read unsure of something, may have hidden one.
@@ -381,17 +381,15 @@ def _read_prepared(frame: np.ndarray, cal: Calibration, prep: _Prepared) -> Dice
     return reading
 
 
-def _off_print(reading: DiceReading, printed: np.ndarray | None) -> DiceReading:
-    """``reading`` (in the pixels of ``printed``, the frame's print: ``printed.print_mask``)
-    without the dice read centred on print. A die's top face is no print, even lying on a
+def _off_print(reading: DiceReading, search: PipSearch) -> DiceReading:
+    """``reading`` (in the pixels of ``search``, the frame's first pip search) without the
+    dice read centred on its print (``PipSearch.leave_out``). A die's top face is no print, even lying on a
     page (its pips are round spots, which print is not); a key whose legend's pips were
     left out may still be read as a face by the network. (A light keyboard seen through a
     webcam near it, 12 frames: two keys read as dice at 0.89 before, none now.)"""
-    if printed is None:
+    if search.printed is None:
         return reading
-    h, w = printed.shape
-    return replace(reading, dice=[d for d in reading.dice
-                                  if not printed[min(max(int(d.y), 0), h - 1), min(max(int(d.x), 0), w - 1)]])
+    return replace(reading, dice=[d for d in reading.dice if not search.on_print(d.x, d.y)])
 
 
 def _unsure(reading: DiceReading) -> bool:

@@ -238,11 +238,15 @@ class PipSearch:
         self.printed = printed
         self._pips = {k: self._off_print(pips) for k, pips in self._pips.items()}
 
-    def _off_print(self, pips: list[Pip]) -> list[Pip]:
+    def on_print(self, x: float, y: float) -> bool:
+        """Whether (x, y) of the image lies on its print (``leave_out``)."""
         if self.printed is None:
-            return pips
+            return False
         h, w = self.printed.shape
-        return [p for p in pips if not self.printed[min(int(p.y), h - 1), min(int(p.x), w - 1)]]
+        return bool(self.printed[min(max(int(y), 0), h - 1), min(max(int(x), 0), w - 1)])
+
+    def _off_print(self, pips: list[Pip]) -> list[Pip]:
+        return pips if self.printed is None else [p for p in pips if not self.on_print(p.x, p.y)]
 
     def strongest(self) -> np.ndarray:
         """Each pixel's strongest spot contrast, light or dark, through the widest filter

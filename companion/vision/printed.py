@@ -97,13 +97,18 @@ LETTER_HEIGHTS = 2.0
 class _Marks(NamedTuple):
     """The marks of an image: ``labels``' components ``ids``, their centres, lengths and
     heights (their least rectangles' long and short sides), the angles of their long sides
-    (degrees, 0-180), and how much of their rectangles they fill."""
+    (degrees, 0-180), and their areas (px)."""
     ids: np.ndarray
     centres: np.ndarray
     lengths: np.ndarray
     heights: np.ndarray
     angles: np.ndarray
-    fills: np.ndarray
+    areas: np.ndarray
+
+    @property
+    def fills(self) -> np.ndarray:
+        """How much of its least rectangle each mark fills."""
+        return self.areas / (self.lengths * self.heights)
 
 
 def print_mask(img: np.ndarray, fg: np.ndarray | None, kernel: int) -> np.ndarray | None:
@@ -211,11 +216,10 @@ def _lines(marks: _Marks, discs: np.ndarray, along: float) -> tuple[list[np.ndar
 def _legends(marks: _Marks, discs: np.ndarray, along: float) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """The rows of a keyboard's legends among ``marks``, as ``_lines``."""
     at_u, at_v, ext_u, ext_v = _projected(marks, along)
-    areas = marks.fills * marks.lengths * marks.heights
     rows = [g for g in _rows(at_u, at_v, ext_u, ext_v, KEY_GAP)
             if len(g) >= KEY_ROW_MARKS and np.count_nonzero(discs[g]) <= ROW_DISCS * len(g)
             and _evenly_apart(at_u[g], float(np.median(ext_v[g])))
-            and np.std(areas[g]) >= KEY_ALIKE * np.mean(areas[g])]
+            and np.std(marks.areas[g]) >= KEY_ALIKE * np.mean(marks.areas[g])]
     return rows, at_u, ext_v
 
 
@@ -241,7 +245,7 @@ def _projected(marks: _Marks, along: float) -> tuple[np.ndarray, np.ndarray, np.
 def _marks(labels: np.ndarray, stats: np.ndarray, outlines: list[np.ndarray]) -> _Marks:
     """The marks of ``labels`` (``stats``: its components'; ``outlines``: their outer
     outlines) of ``MIN_MARK_AREA`` px or more, in the labels' order."""
-    ids, centres, lengths, heights, angles, fills = [], [], [], [], [], []
+    ids, centres, lengths, heights, angles, areas = [], [], [], [], [], []
     # (A component's least rectangle is its outline's, which holds the corners of its hull:
     # a third of the time of the rectangle of all its pixels. Where two rectangles are as
     # small, either may be taken: one frame's print differed so, of 147 measured.)
@@ -260,9 +264,9 @@ def _marks(labels: np.ndarray, stats: np.ndarray, outlines: list[np.ndarray]) ->
         lengths.append(a)
         heights.append(b)
         angles.append(angle % 180.0)
-        fills.append(area / (a * b))
+        areas.append(float(area))
     return _Marks(np.array(ids, int), np.array(centres).reshape(-1, 2), np.array(lengths), np.array(heights),
-                  np.array(angles), np.array(fills))
+                  np.array(angles), np.array(areas))
 
 
 def _row_direction(marks: _Marks) -> float | None:
