@@ -1,8 +1,9 @@
 """The dice reader on rendered trays seen through a slanted webcam: the sets the slant
 code's comments measure by ("rendered trays at 40 and 55 degrees, three sets of 240").
 
-Each set is 240 frames: every mix of table (tray, wooden table), dice (white, coloured),
-slant (``--slants``, through a 60-degree webcam), clutter (none, three things) and die size
+Each set is 240 frames at each slant: every mix of table (tray, wooden table; ``--tables``:
+also ``felt``, a dark felt dice tray, black, green, blue or wine by frame), dice (white,
+coloured), slant (``--slants``, through a 60-degree webcam), clutter (none, three things) and die size
 (the renderer's, or small: 30 px across a 640x480 frame), ``--per`` frames each, of 2-7
 dice whose values and layout come from the set's seed (``--seeds``: 1000, 5000 and 9000 for
 the three sets the comments give). Each frame has a webcam's sensor noise and a JPEG of
@@ -19,6 +20,7 @@ measure of accuracy (``vision_accuracy.py``); these renders are where the dice s
 near sides, which a photo warped to a slant does not.
 
     .venv/bin/python benchmarks/vision_renders.py [--seeds 1000 5000 9000] [--per 15] [--slants 40 55] [--told]
+        [--tables tray wood felt]
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ from vision_accuracy import taken_unasked  # noqa: E402
 KINDS = ("right", "wrong", "phantom", "uncertain", "missed", "stray")
 # (confidence bands for the reads: below 0.8 the controller asks the players to accept)
 BANDS = (0.0, 0.5, 0.8, 0.9, 1.01)
+# Dark felt dice trays (BGR), one per frame in turn: the tray dice towers and boxed games
+# come with, darker than most of the dice on it.
+FELTS = ((35, 35, 38), (40, 80, 35), (90, 45, 30), (40, 35, 110))
 
 
 def frame_of(seed_base: int, k: int, table: str, colour: str, slant: int, clutter: int, small: bool):
@@ -53,6 +58,8 @@ def frame_of(seed_base: int, k: int, table: str, colour: str, slant: int, clutte
     style = dict(slant=slant, field_of_view=60 if slant else None, clutter=clutter, noise=2.0)
     if table == "wood":
         style["table"] = "wood"
+    elif table == "felt":
+        style["tray_colour"] = FELTS[k % len(FELTS)]
     if colour == "mixed":
         style["die_colour"] = "mixed"
     if small:
@@ -99,8 +106,10 @@ def main(argv=None) -> int:
     ap.add_argument("--per", type=int, default=15, help="frames of each kind per set")
     ap.add_argument("--slants", type=int, nargs="+", default=[40, 55], help="degrees from overhead")
     ap.add_argument("--told", action="store_true", help="tell the reader each frame's true slant")
+    ap.add_argument("--tables", nargs="+", choices=("tray", "wood", "felt"), default=["tray", "wood"],
+                    help="what the dice lie on: the renderer's grey tray, a wooden table, dark felt")
     args = ap.parse_args(argv)
-    kinds = list(itertools.product(("tray", "wood"), ("white", "mixed"), args.slants, (0, 3), (False, True)))
+    kinds = list(itertools.product(args.tables, ("white", "mixed"), args.slants, (0, 3), (False, True)))
     for seed_base in args.seeds:
         total, reads = collections.Counter(), []
         print(f"set {seed_base}: {args.per} frames of each kind" + (", true slant told" if args.told else ""))
