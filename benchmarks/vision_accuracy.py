@@ -280,8 +280,8 @@ def main(argv=None) -> int:
         if held_out:
             held["photos"] += 1
             held["dice"] += len(labels)
-            for k in ("correct", "wrong", "phantom", "uncertain", "missed"):
-                held[k] += res[k]
+            for outcome in ("correct", "wrong", "phantom", "uncertain", "missed"):
+                held[outcome] += res[outcome]
         stray_photos += res["stray"] > 0
         whole += res["whole"]
         taken_right += res["taken"] and not res["taken_wrong"]

@@ -383,10 +383,11 @@ def _read_prepared(frame: np.ndarray, cal: Calibration, prep: _Prepared) -> Dice
 
 def _off_print(reading: DiceReading, search: PipSearch) -> DiceReading:
     """``reading`` (in the pixels of ``search``, the frame's first pip search) without the
-    dice read centred on its print (``PipSearch.leave_out``). A die's top face is no print, even lying on a
-    page (its pips are round spots, which print is not); a key whose legend's pips were
-    left out may still be read as a face by the network. (A light keyboard seen through a
-    webcam near it, 12 frames: two keys read as dice at 0.89 before, none now.)"""
+    dice read centred on its print (``PipSearch.leave_out``). A die's top face is no print,
+    even lying on a page (its pips are round spots, which print is not); a key whose
+    legend's pips were left out may still be read as a face by the network. (A light
+    keyboard seen through a webcam near it, 12 frames: two keys read as dice at 0.89
+    before, none now.)"""
     if search.printed is None:
         return reading
     return replace(reading, dice=[d for d in reading.dice if not search.on_print(d.x, d.y)])
