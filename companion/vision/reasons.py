@@ -54,3 +54,7 @@ UNSTEADY_REASONS = CONFLICT_REASONS | {NOT_DIE_SHAPED_REASON}
 # Pips no die-shaped body holds: just below another die, they may be on its near side,
 # whose value the network may confirm but not complete (``slant.possible_sides``).
 SHAPELESS_REASONS = BODILESS_REASONS | {NOT_DIE_SHAPED_REASON}
+# A mark, or pips on a body not die-shaped, just below a die read: its near side seen at a
+# slant (the side's pips run together into one mark, or the side outlined with its top),
+# where it is that die's plastic in shade (``slant.sides_under_their_tops``).
+SHADED_SIDE_REASONS = frozenset({LOGO_REASON, NOT_DIE_SHAPED_REASON})
