@@ -5,10 +5,10 @@ Each set is 240 frames at each slant: every mix of table (tray, wooden table; ``
 also ``felt``, a dark felt dice tray, black, green, blue or wine by frame), dice (white,
 coloured), slant (``--slants``, through a 60-degree webcam), clutter (none, three things)
 and die size (the renderer's, or small: 30 px across a 640x480 frame), ``--per`` frames
-each, of 2-7 dice whose values and layout come from the set's seed (``--seeds``: 1000, 5000
-and 9000 for the three sets the comments give). Each frame has a webcam's sensor noise and a JPEG of
-quality 80, and is read as ``companion dice read`` reads a photo (looks pooled,
-``pooling.read_still``), with no slant known unless ``--told``.
+each, of 2-7 dice whose values and layout come from the set's seed (``--seeds``: 1000,
+5000 and 9000 for the three sets the comments give). Each frame has a webcam's sensor
+noise and a JPEG of quality 80, and is read as ``companion dice read`` reads a photo
+(looks pooled, ``pooling.read_still``), with no slant known unless ``--told``.
 
 Prints, per kind of frame and in all: dice read right, read wrong, read where none lies
 ("phantom"), asked about, missed; the places asked about where no die lies ("stray"); the
