@@ -687,8 +687,14 @@ def sides_under_their_tops(colours: np.ndarray, fg: np.ndarray, tray: np.ndarray
         top = _body_colour(colours, d.x, d.y, rx, rx, d.pips, PIP_HOLE * side)
         return spot is not None and top is not None and _shade_of(spot, top)
 
-    unsure = [u for u in reading.uncertain
-              if not ((u.reason in bodiless and any(below(u, d) for d in keep)
-                       or u.reason in shaded and any(below(u, d) and in_its_shade(u, d) for d in keep))
-                      and under_a_top(u))]
+    def seen_again(u) -> bool:
+        if u.reason in bodiless:
+            near = any(below(u, d) for d in keep)
+        elif u.reason in shaded:
+            near = any(below(u, d) and in_its_shade(u, d) for d in keep)
+        else:
+            return False
+        return near and under_a_top(u)
+
+    unsure = [u for u in reading.uncertain if not seen_again(u)]
     return DiceReading(keep, unsure + flagged, reading.die_sizes, reading.leads)
