@@ -20,8 +20,9 @@ too: on photos it learnt from, the network's half of the reading is surer than o
 square dev photos squeezed into 4:3 have their top faces squashed to 0.75, as a camera about
 40 degrees from overhead sees them, and compressed as a webcam's MJPEG stream is.
 ``--chroma 422`` or ``444`` keeps more of the JPEG's colour resolution than the default 4:2:0:
-small coloured pips lose most of their contrast to it. (A USB webcam read live may not
-compress at all: OpenCV's V4L2 capture takes its raw YUYV, which is 4:2:2, before MJPEG.)
+small coloured pips lose most of their contrast to it. ``--yuyv`` (instead of ``--jpeg``)
+makes each frame what the companion reads live from a USB webcam: OpenCV's V4L2 capture
+takes its raw YUYV before MJPEG, colour halved across only, nothing compressed.
 ``--tilt 40`` (with ``--frame``) makes it a real camera's view instead of a squeeze: the tray
 seen from 40 degrees off overhead, from 1.5 photo-widths away (a webcam on a desk beside the
 tray), so the far dice come out smaller and flatter than the near ones. ``--barrel 0.1``
@@ -200,6 +201,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
                     help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
+    ap.add_argument("--yuyv", action="store_true", help="instead of a JPEG, each frame as OpenCV reads a USB "
+                    "webcam on Linux: raw YUYV, colour at half the resolution across, not compressed")
     ap.add_argument("--looks", type=int, default=None, help="readings pooled per photo, as `companion dice "
                     "read` takes them (pooling.read_still; default its STILL_LOOKS); 1: one reading, "
                     "as the settle detector reads each frame")
@@ -228,6 +231,8 @@ def main(argv=None) -> int:
         ap.error("--far is a multiple of the distance: 1 or more")
     if args.looks is not None and args.looks < 1:
         ap.error("--looks is a count: 1 or more")
+    if args.yuyv and args.jpeg:
+        ap.error("--yuyv and --jpeg: a frame is either raw YUYV or a JPEG")
 
     import cv2
     from companion.vision import face_net
@@ -268,7 +273,8 @@ def main(argv=None) -> int:
         cut_off: list = []
         img, labels = as_frame(img, labels, args.size, args.frame, args.jpeg, args.chroma, args.tilt,
                                args.exposure, args.blur, args.noise, seed=k, cast=args.cast, roll=args.roll,
-                               field_of_view=args.fov, far=args.far, barrel=args.barrel, cut_off=cut_off)
+                               field_of_view=args.fov, far=args.far, barrel=args.barrel, cut_off=cut_off,
+                               yuyv=args.yuyv)
         t0 = time.perf_counter()
         reading = read_still(img, told, looks)
         t_read += time.perf_counter() - t0
@@ -296,7 +302,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", through a lens of barrel distortion {args.barrel:g}" if args.barrel else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", through a lens of barrel distortion {args.barrel:g}" if args.barrel else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "") + (", raw YUYV (4:2:2)" if args.yuyv else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else "")
           + (", labels as they are" if args.as_labelled else "")
           + (f", {looks} looks pooled" + (" (two where they agree)" if looks > 2 else "") if looks > 1

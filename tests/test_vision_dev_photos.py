@@ -595,6 +595,15 @@ def test_a_one_on_marbled_plastic_is_read(name, frame, one):
     _assert_read(*dev_photo(name, **frame), [(1, *one)], _far_camera() if frame else None)
 
 
+def test_red_pips_on_blue_dice_in_a_usb_webcams_raw_frame_are_read():
+    # Red pips on blue plastic differ from it in colour, hardly in lightness. A JPEG's colour
+    # (4:2:0: half the resolution both ways, coarsely quantized) smears them into marks that
+    # are no pips, and these two small 5s seen steeply are asked about; OpenCV reads a USB
+    # webcam as raw YUYV (colour halved across only, nothing compressed), where they are read.
+    img, labels = dev_photo("IMG_20191208_111730.jpg", **dict(STEEP_WEBCAM, jpeg=0, yuyv=True))
+    _assert_read(img, labels, [(5, 481, 197), (5, 419, 254)])
+
+
 @pytest.mark.parametrize("name, ones", [("IMG_20191209_100150.jpg", [(325, 212)]),
                                         ("IMG_20191209_100155.jpg", [(231, 235), (365, 380)])])
 def test_small_pips_the_first_coarse_pass_misses_are_looked_for_at_the_dice_size(name, ones):

@@ -128,6 +128,9 @@ class OpenCVSource(FrameSource):
             raise CameraError(f"no webcam at index {self.source}: is it plugged in? "
                               "(`ls /dev/video*` lists the cameras Linux sees)")
         if not self.is_file:
+            # (No FOURCC asked for: OpenCV's V4L2 capture then takes the raw YUYV a webcam
+            # sends before its MJPEG, whose colour loss costs small coloured pips:
+            # hardware/README.md, "A USB webcam's raw frames".)
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
             # Keep at most one frame queued, so read() returns a recent one.

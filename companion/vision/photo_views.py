@@ -73,7 +73,7 @@ CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRIT
 def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
              tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0,
              cast: tuple[float, float, float] | None = None, roll: float = 0.0, field_of_view: float | None = None,
-             far: float = 1.0, barrel: float = 0.0, cut_off: list | None = None):
+             far: float = 1.0, barrel: float = 0.0, cut_off: list | None = None, yuyv: bool = False):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
     with ``tilt``, seen in perspective by a camera that many degrees from overhead:
@@ -95,9 +95,13 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     before, the rest of the picture the tray's colour (``far`` times as wide, the photo of a
     table a phone takes from further off). ``barrel``: with ``tilt`` or ``roll``, the
     camera's lens's barrel distortion (``perspective``), in the same warp. ``cut_off``: a list
-    that gets the labels of the dice the frame's edge may cut (``perspective``'s)."""
+    that gets the labels of the dice the frame's edge may cut (``perspective``'s). ``yuyv``:
+    instead of a JPEG, the frame as OpenCV reads a USB webcam on Linux: raw YUYV (V4L2 picks
+    it before MJPEG), its colour at half the resolution across, nothing compressed."""
     if barrel and not (frame and (tilt or roll)):
         raise ValueError("barrel distortion is a camera's: it needs frame and tilt or roll")
+    if jpeg and yuyv:
+        raise ValueError("a frame is either a JPEG or raw YUYV, not both")
     if far > 1.0:
         img, labels = _from_further(img, labels, far)
     if frame and (tilt or roll):
@@ -130,6 +134,10 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
         if CHROMA[chroma]:
             params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, getattr(cv2, CHROMA[chroma])]
         img = cv2.imdecode(cv2.imencode(".jpg", img, params)[1], cv2.IMREAD_COLOR)
+    if yuyv:
+        # (each pair of pixels across shares one colour, their mean)
+        img = cv2.cvtColor(cv2.cvtColor(img[:, :img.shape[1] // 2 * 2], cv2.COLOR_BGR2YUV_YUYV),
+                           cv2.COLOR_YUV2BGR_YUYV)
     return img, labels
 
 
