@@ -135,7 +135,8 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
             params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, getattr(cv2, CHROMA[chroma])]
         img = cv2.imdecode(cv2.imencode(".jpg", img, params)[1], cv2.IMREAD_COLOR)
     if yuyv:
-        # (each pair of pixels across shares one colour, their mean)
+        # (each pair of pixels across shares one colour, their mean; YUYV holds whole pairs
+        # only, so a frame of odd width loses its last column)
         img = cv2.cvtColor(cv2.cvtColor(img[:, :img.shape[1] // 2 * 2], cv2.COLOR_BGR2YUV_YUYV),
                            cv2.COLOR_YUV2BGR_YUYV)
     return img, labels
