@@ -9,7 +9,7 @@ import pytest
 
 from companion.config import load_config
 from companion.devices.camera import (CameraError, EndOfFrames, FolderSource, OpenCVSource,
-                                      SyntheticSource, open_camera)
+                                      SyntheticSource, fourcc_text, loses_colour, open_camera)
 from companion.opencv_messages import opencv_quiet
 
 SIZE = (160, 120)
@@ -107,6 +107,38 @@ def test_opencv_reads_a_video_file(tmp_path):
     with OpenCVSource(path, SIZE, loop=True) as looping:
         for _ in range(6):
             looping.read()
+
+
+def video(path, fourcc: str | None, n: int = 3) -> str:
+    """A video file of ``n`` of ``frames``, its frames coded as ``fourcc`` (None: raw)."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc) if fourcc else 0, 10, SIZE)
+    assert writer.isOpened()
+    for f in frames(n):
+        writer.write(f)
+    writer.release()
+    return str(path)
+
+
+def test_opencv_says_what_a_source_delivers(tmp_path, caplog):
+    # OpenCV reports a webcam's V4L2 pixel format as it reports a file's codec (its FOURCC
+    # property): a webcam sending MJPEG, whose colour loss costs small coloured pips, is
+    # named so by `companion devices check`, as a file coded so is here.
+    coded = video(tmp_path / "coded.avi", "MJPG")
+    with OpenCVSource(coded, (640, 480)) as src:
+        assert src.describe() == f"video file {coded} (MJPG 160x120)"
+    raw = video(tmp_path / "raw.avi", None)
+    with OpenCVSource(raw, SIZE) as src:
+        assert src.describe() == f"video file {raw} (160x120)"
+    # (a recording replayed is the user's choice: the log warns of a webcam's JPEGs only)
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+    assert [fourcc_text(cv2.VideoWriter_fourcc(*c)) for c in ("YUYV", "MJPG", "Y16 ")] == ["YUYV", "MJPG", "Y16"]
+    # (none said, a backend that cannot tell, or not letters: nothing is named)
+    assert [fourcc_text(c) for c in (0, -1, 0x01020304, 2.0 ** 40)] == [None] * 4
+    # The log warns of a webcam's compressed frames where they are small: larger ones, shrunk
+    # to the reader's working size, get most of their colour back.
+    assert [loses_colour(*sent) for sent in (("MJPG", (640, 480)), ("MJPG", None), ("H264", (960, 720)),
+                                               ("YUYV", (640, 480)), ("MJPG", (1280, 960)), (None, None))] \
+        == [True, True, True, False, False, False]
 
 
 def test_opencv_missing_file_and_missing_webcam(tmp_path, capfd):

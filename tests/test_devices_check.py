@@ -3,6 +3,9 @@
 import subprocess
 import sys
 
+import cv2
+import numpy as np
+
 from companion.cli import main
 
 
@@ -37,6 +40,20 @@ def test_check_with_the_panel_configured_but_absent(capsys, tmp_path):
     for device in ("buttons", "leds", "lcd"):
         assert f"FAIL  {device}" in out
     assert "OK    camera" in out
+
+
+def test_check_names_what_the_camera_sends(capsys, tmp_path):
+    # (a video file stands in for a webcam: OpenCV reports its codec as it reports a webcam's
+    # pixel format, and the companion resizes its frames to the [camera] size alike)
+    clip = tmp_path / "roll.avi"
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    writer.write(np.full((240, 320, 3), 90, np.uint8))
+    writer.release()
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[gpio]\npin_factory = "mock"\n[lcd]\nbackend = "none"\n'
+                   '[camera]\nbackend = "opencv"\nsource = "%s"\n' % clip)
+    assert main(["devices", "check", "--config", str(cfg)]) == 0
+    assert f"video file {clip} (MJPG 320x240): a 640x480 frame" in capsys.readouterr().out
 
 
 def test_a_bad_config_is_refused_with_its_reason(capsys, tmp_path):

@@ -17,6 +17,7 @@ by index, or a video file), ``FolderSource`` (replays the images of a folder in 
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from typing import Sequence
@@ -24,6 +25,18 @@ from typing import Sequence
 from companion.opencv_messages import opencv_quiet
 
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+# The pixel formats (V4L2's FOURCCs) in which a webcam sends its frames compressed: their
+# colour is halved both ways and coarsely quantized, which costs small coloured pips
+# (hardware/README.md, "A USB webcam's raw frames").
+COMPRESSED_FORMATS = ("MJPG", "JPEG", "H264", "HEVC", "VP80", "VP90")
+# A compressed frame at least this many pixels wide reads nearly as well as a raw 640x480
+# one: the reader shrinks it to its working size (``segment.WORK_SIDE``), which averages
+# much of the lost colour back. All 250 dev photos 55 degrees from overhead through a
+# 53-degree webcam, three looks, read right / wrong: 1280x960 JPEG 80 96.8 % / 0.3 %;
+# 640x480 JPEG 80 91.6 % / 0.8 %, raw (YUYV) 97.9 % / 0.2 %.
+WIDE_ENOUGH = 1280
+
+log = logging.getLogger(__name__)
 
 
 class CameraError(RuntimeError):
@@ -113,6 +126,10 @@ class OpenCVSource(FrameSource):
         self.is_file = isinstance(source, str)
         self.name = f"video file {source}" if self.is_file else f"webcam {source}"
         self._cap = None
+        # What the camera or file delivers, as OpenCV reports it once open: its pixel format
+        # or codec (None: not said, or raw in a file) and its frame size (None: not said).
+        self.pixel_format: str | None = None
+        self.delivered: tuple[int, int] | None = None
 
     def _open(self) -> None:
         import cv2
@@ -136,6 +153,23 @@ class OpenCVSource(FrameSource):
             # Keep at most one frame queued, so read() returns a recent one.
             cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self._cap = cap
+        self.pixel_format = fourcc_text(cap.get(cv2.CAP_PROP_FOURCC))
+        w, h = (int(cap.get(p)) for p in (cv2.CAP_PROP_FRAME_WIDTH, cv2.CAP_PROP_FRAME_HEIGHT))
+        self.delivered = (w, h) if w > 0 and h > 0 else None
+        # (A webcam that sends JPEGs at the size asked for: nothing else shows it but readings
+        # a little worse, so the log says so where the installer looks.)
+        if not self.is_file and loses_colour(self.pixel_format, self.delivered):
+            log.warning("%s sends compressed frames (%s): their colour loss costs small pips coloured "
+                        "unlike their die (red on blue); hardware/README.md, \"A USB webcam's raw "
+                        "frames\", says what to do",
+                        self.describe(), self.pixel_format)
+
+    def describe(self) -> str:
+        """The source's name, and what it delivers where OpenCV says: "webcam 0 (YUYV
+        640x480)", "video file roll.avi (MJPG 640x480)"."""
+        said = " ".join(filter(None, (self.pixel_format,
+                                      "x".join(map(str, self.delivered)) if self.delivered else None)))
+        return f"{self.name} ({said})" if said else self.name
 
     def _read(self):
         import cv2
@@ -155,6 +189,26 @@ class OpenCVSource(FrameSource):
         if self._cap is not None:
             self._cap.release()
             self._cap = None
+
+
+def loses_colour(pixel_format: str | None, size: tuple[int, int] | None) -> bool:
+    """Whether a webcam's frames sent in ``pixel_format`` (its FOURCC's letters) at ``size``
+    (None: not said) lose colour that small coloured pips need: compressed, and under
+    ``WIDE_ENOUGH``."""
+    return pixel_format in COMPRESSED_FORMATS and (size is None or size[0] < WIDE_ENOUGH)
+
+
+def fourcc_text(code: float) -> str | None:
+    """A FOURCC as OpenCV's ``CAP_PROP_FOURCC`` gives it (a webcam's V4L2 pixel format, a
+    video file's codec) as its four letters, "YUYV" or "MJPG"; None where it says none (0, or
+    -1 where the backend cannot tell) or is not four printable letters."""
+    code = int(code)
+    if code <= 0 or code >= 1 << 32:
+        return None
+    letters = code.to_bytes(4, "little")
+    if not all(32 <= b < 127 for b in letters):
+        return None
+    return letters.decode("ascii").strip() or None
 
 
 class FolderSource(FrameSource):
