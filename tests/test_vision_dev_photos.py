@@ -8,6 +8,7 @@ used (every 25th) are among those the face network was never trained on (every 5
 import math
 import os
 
+import numpy as np
 import pytest
 from vision_scenes import DEV, accuracy_benchmark, dev_photo
 
@@ -568,10 +569,10 @@ def test_a_steep_frame_read_on_one_die_at_its_own_slant_is_read_at_every_steeper
 def test_the_settle_detector_looks_at_small_dice_enlarged_as_a_photo_is_looked_at():
     # The same five dice before a webcam, the hand gone and the tray still: its frames
     # differ by the sensor's noise. The detector reads its still frames as `companion dice
-    # read` looks at a photo (the first as it is, the rest at its slant, or enlarged at
-    # their own where it found none): all five are read, nothing asked. (Before a frame
-    # whose pips show no slant was read as if told one, each frame read on its own read
-    # three of them in one frame, shown unsure, and missed two.)
+    # read` looks at a photo (the first as it is, the rest at its slant, or enlarged at the
+    # one the first of them finds where it found none): all five are read, nothing asked.
+    # (Before a frame whose pips show no slant was read as if told one, each frame read on
+    # its own read three of them in one frame, shown unsure, and missed two.)
     from companion.vision.settle import SettleDetector
     stills, labels = _still_frames("IMG_20191209_095647.jpg", range(8), tilt=55.0, field_of_view=53.0)
     det = SettleDetector()
@@ -579,6 +580,28 @@ def test_the_settle_detector_looks_at_small_dice_enlarged_as_a_photo_is_looked_a
     reports = [r for k, f in enumerate([_hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15))]
     assert len(reports) == 1
     assert accuracy_benchmark().score_image(reports[0], labels)["whole"]
+
+
+def test_the_looks_after_the_first_enlarged_one_are_read_at_the_slant_it_found():
+    # Three small dice 40 degrees from overhead: the first still frame shows no slant (pips a
+    # pixel or two across), so the frames after it are read enlarged, the first of them
+    # measuring its own: unsure of it, it reads itself again at each slant guessed and keeps
+    # 1.3. The rest are read at that slant, as the frames after a first that found one are
+    # at that one's. (Before, each looked for its own again, three reads more of a frame 1.5
+    # times as large, four fifths of a look's time, and found none: five frames read
+    # instead of three, and a place asked about where no die lies.)
+    from companion.vision.settle import SettleDetector
+    frame, labels = dev_photo("IMG_20191208_112905.jpg", frame="640x480", jpeg=80, tilt=40.0)
+    # (the webcam's frames, each with its sensor's noise)
+    stills = [np.clip(frame + np.random.default_rng(k).normal(0.0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+              for k in range(1, 11)]
+    det = SettleDetector()
+    det.arm()
+    read, alone = det.reader, []
+    det.reader = lambda still: alone.append(read(still)) or alone[-1]
+    reports = [r for k, f in enumerate([_hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15))]
+    assert [r.stretch for r in alone] == [None, (1.0, 1.3), (1.0, 1.3)]
+    assert len(reports) == 1 and accuracy_benchmark().score_image(reports[0], labels)["whole"]
 
 
 @pytest.mark.parametrize("name, frame, one", [

@@ -184,17 +184,18 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
 
     Where the first look finds the dice small (``BIG_DIE``), and did not guess the slant,
     the looks after it are at the frame enlarged instead (``ENLARGE``), at that slant too
-    unless the first measured none (then each measures its own: below). A pip of a pixel or
-    two is then a spot the pip filters and outlines can measure (their least sizes are whole
-    pixels). A photo bigger than the working size gives that enlargement from its own
-    pixels; a frame that is not is enlarged smoothly. The enlargement resamples every pip,
-    so the first of them is of the frame as it is, the others with noise. A die only the
-    enlarged looks read is read by two looks of three, like any; one a single look reads is
-    asked about (``pooled``). (All 250 dev photos as a phone's 4000 px photos of the table
-    from twice as far, JPEG 90, dice about 20 px wide at the working size: 1,627 -> 1,712
-    read right, 5 -> 2 wrong, where the looks were the working image enlarged, which
-    ``read_dice`` then shrank straight back; from 1.5 times as far, 1,766 right either way,
-    29 -> 17 spots asked about where no die lies. A photo read in 0.57 -> 0.81 s.)
+    unless the first measured none (then the first of them measures its own, and the rest
+    are at its: below). A pip of a pixel or two is then a spot the pip filters and outlines
+    can measure (their least sizes are whole pixels). A photo bigger than the working size
+    gives that enlargement from its own pixels; a frame that is not is enlarged smoothly.
+    The enlargement resamples every pip, so the first of them is of the frame as it is, the
+    others with noise. A die only the enlarged looks read is read by two looks of three,
+    like any; one a single look reads is asked about (``pooled``). (All 250 dev photos as a
+    phone's 4000 px photos of the table from twice as far, JPEG 90, dice about 20 px wide at
+    the working size: 1,627 -> 1,712 read right, 5 -> 2 wrong, where the looks were the
+    working image enlarged, which ``read_dice`` then shrank straight back; from 1.5 times as
+    far, 1,766 right either way, 29 -> 17 spots asked about where no die lies. A photo read
+    in 0.57 -> 0.81 s.)
 
     (All 250 dev photos as 640x480 webcam frames at 40 degrees, JPEG 80: 1,668 dice read
     right by one look, 1,694 by three; 6 read wrong either way. Over six such views, 213
@@ -218,22 +219,32 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
     one 1,666 -> 1,667, soft and squeezed the same; 48 wrong either way over the five views,
     33 -> 31 spots asked about where no die lies. As phone photos from twice as far, 1,712
     -> 1,713 right, 2 wrong. The noisy looks at the frame's own size, measuring their own
-    too: 2 more right.)"""
+    too: 2 more right.) The enlarged looks after the first of them are at its slant: each
+    measuring its own again, one unsure of it read the enlarged frame three times more
+    (``dice._read_as_if_told``), and the slowest rolls the settle detector reads are such.
+    All 250 dev photos, three looks, against each measuring its own: as JPEG 80 frames
+    through a 53-degree webcam at 55 degrees every die read as before, at 40 degrees one
+    missed die asked about instead, through a 60-degree one at 40 every die as before;
+    squeezed into 4:3, a die read wrong asked about instead; through a soft 53-degree
+    webcam at 55 degrees, one more read right; as phone photos from twice as far (JPEG 90),
+    one missed die asked about, one spot fewer asked about where no die lies. A settled
+    roll of the 50 held-out ones at 40 degrees (``benchmarks/bench_vision.py``, a new
+    detector each, one core): 3.9-4.2 -> 2.4-2.9 s at worst, the median as before."""
     from .dice import read_dice
     cal = _sized_for(calibration or Calibration(), frame)
     img, scale = working_image(frame)
     # (a photo shrunk to be read is not sharpened: ``read_dice``)
     first = read_dice(img, cal, sharpen=False if scale < 1.0 else None)
     enlarged = _enlarges(first)
-    cal = _later_calibration(first, cal, enlarged)
     if enlarged and looks > 1:
         # (the photo's own pixels for them, shrunk once for every enlarged look)
         source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
 
     def look(seed: int) -> DiceReading:
+        later = _later_calibration(first, cal, enlarged, readings[1] if len(readings) > 1 else None)
         if enlarged:
-            return _enlarged_look(source, img, cal, seed - 1, first.sharpened)
-        return read_dice(_noisy(img, seed), cal, sharpen=first.sharpened)
+            return _enlarged_look(source, img, later, seed - 1, first.sharpened)
+        return read_dice(_noisy(img, seed), later, sharpen=first.sharpened)
 
     readings = [first]
     while (reading := enough(readings, looks)) is None:
@@ -285,29 +296,35 @@ def _enlarges(first: DiceReading, scale: float = 1.0) -> bool:
     return not first.stretch_guessed and (first.die_side is None or first.die_side * scale < BIG_DIE)
 
 
-def _later_calibration(first: DiceReading, calibration: Calibration, enlarged: bool) -> Calibration:
+def _later_calibration(first: DiceReading, calibration: Calibration, enlarged: bool,
+                       first_enlarged: DiceReading | None = None) -> Calibration:
     """``calibration`` for the looks at a still tray after ``first``: at ``first``'s slant
     (``_at_the_slant_of``), but where they are ``enlarged`` and it found no slant, as it
     is: small dice seen steeply can show the first look none (pips a pixel or two across,
     found merged into blobs too coarse to measure it by, so it reads the frame as from
     overhead, where no squashed face is square), and the enlarged looks, whose pips are
-    then measurable, measure it for themselves."""
+    then measurable, measure it for themselves: the first of them (``first_enlarged``, once
+    read), and the rest at the slant it was read at, as the looks after an unenlarged first
+    are at that one's. (Each measuring its own, a look that found none and was unsure read
+    the frame again at every slant guessed, ``dice._read_as_if_told``: three more reads of
+    the enlarged frame, four fifths of the look's time, in each of up to four looks.)"""
     if enlarged and first.stretch is None:
-        return calibration
+        return calibration if first_enlarged is None else _at_the_slant_of(first_enlarged, calibration)
     return _at_the_slant_of(first, calibration)
 
 
-def enlarged_frame(frame: np.ndarray, first: DiceReading, calibration: Calibration) -> DiceReading | None:
+def enlarged_frame(frame: np.ndarray, first: DiceReading, calibration: Calibration,
+                   first_enlarged: DiceReading | None = None) -> DiceReading | None:
     """``read_dice`` of ``frame``, a still tray's frame after the one read as ``first``, as
     ``read_still`` reads its looks after the first where they are enlarged (``_enlarges``;
-    None where they are not): at the slant of ``_later_calibration``, sharpened as ``first``
-    was, enlarged ``ENLARGE`` times; in ``frame``'s pixels. (The settle detector's: its
-    later frames bring their own noise.)"""
+    None where they are not): at the slant of ``_later_calibration`` (``first_enlarged``:
+    the first of them, once read), sharpened as ``first`` was, enlarged ``ENLARGE`` times;
+    in ``frame``'s pixels. (The settle detector's: its later frames bring their own noise.)"""
     img, scale = working_image(frame)
     if not _enlarges(first, scale):
         return None
     source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
-    cal = _later_calibration(first, _sized_for(calibration, frame), True)
+    cal = _later_calibration(first, _sized_for(calibration, frame), True, first_enlarged)
     reading = _enlarged_look(source, img, cal, 0, first.sharpened)
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
 

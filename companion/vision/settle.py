@@ -42,7 +42,8 @@ How it decides:
   read one die fewer right over the four sets and asked about one that this misses, and
   a settled roll of the held-out photos at 40 degrees took 161 ms median on one core
   here, for 113 read as they are and 114-119 so: ``benchmarks/bench_vision.py``. A Pi's
-  core is 4-6 times slower.)
+  core is 4-6 times slower.) Where it measured none, the first of them measures its own,
+  and the rest are read at that (``pooling._later_calibration``).
 - After a report the detector is *done* until re-armed. With ``auto_rearm=True`` it re-arms
   itself, but then still never reports the same dice twice: a new report needs motion
   and a frame and a reading that differ from the last one's (``unmoved``: so a hand
@@ -177,7 +178,8 @@ class SettleDetector:
             cal = cal.merged(Calibration(stretch=list(self.learnt_stretch)))
         first = self._candidates[0] if self._candidates else None
         if first is not None and (first.uncertain or not first.dice):
-            later = enlarged_frame(frame, first, cal)
+            first_enlarged = self._candidates[1] if len(self._candidates) > 1 else None
+            later = enlarged_frame(frame, first, cal, first_enlarged)
             if later is not None:
                 return later
         return read_dice(frame, cal)
