@@ -12,6 +12,7 @@ a clock of their own.
 
 from __future__ import annotations
 
+import logging
 import signal
 import time
 from typing import Any, Callable
@@ -25,6 +26,8 @@ CAMERA_RETRY_SECONDS = 5.0
 STALE_FRAME_SECONDS = 5.0
 # The rolls whose dice's size must agree before the players hear it is too small.
 SIZED_ROLLS = 3
+
+log = logging.getLogger(__name__)
 
 
 class Daemon:
@@ -89,6 +92,8 @@ class Daemon:
                 cam.open()
                 self.camera_open = True
                 self.camera_problem = ""
+                # (what the camera delivers, where the installer looks: journalctl)
+                log.info("camera open: %s", cam.describe())
                 self.controller.set_camera(True)
             except CameraError as e:
                 self._camera_lost(str(e), now)
@@ -154,6 +159,9 @@ class Daemon:
         return SettleDetector(reader=lambda frame: read_coins(frame, cal))
 
     def _camera_lost(self, why: str, now: float) -> None:
+        if self.camera_open or not self.camera_problem:   # (said once, not at every retry)
+            log.warning("camera: %s; rolls are entered with the buttons until it is back "
+                        "(tried again every %g s)", why, CAMERA_RETRY_SECONDS)
         self.camera_problem = why
         if self.camera_open:
             try:

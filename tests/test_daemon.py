@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.daemon import CAMERA_RETRY_SECONDS
 from companion.demo import build_demo
 
 COMPANION = [sys.executable, "-m", "companion"]
@@ -153,7 +154,8 @@ def test_the_watchdog_is_withheld_while_frames_stop_coming(tmp_path):
     assert not ok and "no camera frame" in why
 
 
-def test_a_camera_that_disappears_mid_game_falls_back_to_the_buttons_and_comes_back(tmp_path):
+def test_a_camera_that_disappears_mid_game_falls_back_to_the_buttons_and_comes_back(tmp_path, caplog):
+    caplog.set_level("INFO", logger="companion.daemon")
     daemon, bots = build_demo("game-of-2020", 2, 3, tmp_path)
     c = daemon.controller
     play_until(daemon, bots, lambda: c.tray() is not None)
@@ -164,9 +166,18 @@ def test_a_camera_that_disappears_mid_game_falls_back_to_the_buttons_and_comes_b
     sources = [row[0] for row in daemon.table.journal.db.execute(
         "SELECT source FROM entries ORDER BY seq DESC LIMIT 3")]
     assert "buttons" in sources   # dice entered by hand while the camera was gone
+    for _ in range(3):   # (still gone when tried again)
+        daemon.clock.advance(CAMERA_RETRY_SECONDS)
+        daemon.step(0)
     daemon.devices.camera.plug()
     play_until(daemon, bots, lambda: c.camera_ok and c.tray() is not None)
     assert daemon.camera_open
+    # The log (journalctl) says what the camera is each time it opens, and that it went once,
+    # however often it was tried while gone.
+    said = [r.getMessage() for r in caplog.records if r.name == "companion.daemon"]
+    opened = f"camera open: {daemon.devices.camera.describe()}"
+    assert said[0] == said[-1] == opened and len(said) == 3
+    assert "disappeared" in said[1] and "buttons" in said[1]
     daemon.devices.close()
     daemon.table.close()
 
