@@ -159,10 +159,9 @@ class OpenCVSource(FrameSource):
         # (A webcam that sends JPEGs at the size asked for: nothing else shows it but readings
         # a little worse, so the log says so where the installer looks.)
         if not self.is_file and loses_colour(self.pixel_format, self.delivered):
-            log.warning("%s sends compressed frames (%s): their colour loss costs small pips coloured "
-                        "unlike their die (red on blue); hardware/README.md, \"A USB webcam's raw "
-                        "frames\", says what to do",
-                        self.describe(), self.pixel_format)
+            log.warning("%s: compressed frames, whose colour loss costs small pips coloured unlike "
+                        "their die (red on blue); hardware/README.md, \"A USB webcam's raw frames\", "
+                        "says what to do", self.describe())
 
     def describe(self) -> str:
         """The source's name, and what it delivers where OpenCV says: "webcam 0 (YUYV

@@ -242,15 +242,16 @@ def read_still(frame: np.ndarray, calibration=None, looks: int = STILL_LOOKS) ->
         # (the photo's own pixels for them, shrunk once for every enlarged look)
         source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
 
-    def look(seed: int) -> DiceReading:
-        later = _later_calibration(first, cal, enlarged, readings[1] if len(readings) > 1 else None)
+    def look(earlier: list[DiceReading]) -> DiceReading:
+        """The look after ``earlier``, its noise drawn from their count."""
+        seed, later = len(earlier), _later_calibration(earlier, cal, enlarged)
         if enlarged:
             return _enlarged_look(source, img, later, seed - 1, first.sharpened)
         return read_dice(_noisy(img, seed), later, sharpen=first.sharpened)
 
     readings = [first]
     while (reading := enough(readings, looks)) is None:
-        readings.append(look(len(readings)))
+        readings.append(look(readings))
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
 
 
@@ -298,35 +299,37 @@ def _enlarges(first: DiceReading, scale: float = 1.0) -> bool:
     return not first.stretch_guessed and (first.die_side is None or first.die_side * scale < BIG_DIE)
 
 
-def _later_calibration(first: DiceReading, calibration: Calibration, enlarged: bool,
-                       first_enlarged: DiceReading | None = None) -> Calibration:
-    """``calibration`` for the looks at a still tray after ``first``: at ``first``'s slant
-    (``_at_the_slant_of``), but where they are ``enlarged`` and it found no slant, as it
-    is: small dice seen steeply can show the first look none (pips a pixel or two across,
-    found merged into blobs too coarse to measure it by, so it reads the frame as from
-    overhead, where no squashed face is square), and the enlarged looks, whose pips are
-    then measurable, measure it for themselves: the first of them (``first_enlarged``, once
-    read), and the rest at the slant it was read at, as the looks after an unenlarged first
-    are at that one's. (Each measuring its own, a look that found none and was unsure read
+def _later_calibration(earlier: Sequence[DiceReading], calibration: Calibration,
+                       enlarged: bool) -> Calibration:
+    """``calibration`` for the next look at a still tray whose looks so far read ``earlier``
+    (the first, then the first after it, ...): at the first's slant (``_at_the_slant_of``),
+    but where they are ``enlarged`` and it found no slant, as it is: small dice seen steeply
+    can show the first look none (pips a pixel or two across, found merged into blobs too
+    coarse to measure it by, so it reads the frame as from overhead, where no squashed face
+    is square), and the enlarged looks, whose pips are then measurable, measure it for
+    themselves: the first of them, and the rest at the slant it was read at, as the looks
+    after an unenlarged first are at that one's. (Each measuring its own, a look that found none and was unsure read
     the frame again at every slant guessed, ``dice._read_as_if_told``: three more reads of
     the enlarged frame, four fifths of the look's time, in each of up to four looks.)"""
+    first = earlier[0]
     if enlarged and first.stretch is None:
-        return calibration if first_enlarged is None else _at_the_slant_of(first_enlarged, calibration)
+        return calibration if len(earlier) < 2 else _at_the_slant_of(earlier[1], calibration)
     return _at_the_slant_of(first, calibration)
 
 
-def enlarged_frame(frame: np.ndarray, first: DiceReading, calibration: Calibration,
-                   first_enlarged: DiceReading | None = None) -> DiceReading | None:
-    """``read_dice`` of ``frame``, a still tray's frame after the one read as ``first``, as
-    ``read_still`` reads its looks after the first where they are enlarged (``_enlarges``;
-    None where they are not): at the slant of ``_later_calibration`` (``first_enlarged``:
-    the first of them, once read), sharpened as ``first`` was, enlarged ``ENLARGE`` times;
-    in ``frame``'s pixels. (The settle detector's: its later frames bring their own noise.)"""
+def enlarged_frame(frame: np.ndarray, earlier: Sequence[DiceReading], calibration: Calibration
+                   ) -> DiceReading | None:
+    """``read_dice`` of ``frame``, a still tray's frame after those read as ``earlier`` (its
+    first, and those after it), as ``read_still`` reads its looks after the first where
+    they are enlarged (``_enlarges``; None where they are not): at the slant of
+    ``_later_calibration``, sharpened as the first was, enlarged ``ENLARGE`` times; in
+    ``frame``'s pixels. (The settle detector's: its later frames bring their own noise.)"""
+    first = earlier[0]
     img, scale = working_image(frame)
     if not _enlarges(first, scale):
         return None
     source, _ = working_image(frame, round(ENLARGE * max(img.shape[:2])))
-    cal = _later_calibration(first, _sized_for(calibration, frame), True, first_enlarged)
+    cal = _later_calibration(earlier, _sized_for(calibration, frame), True)
     reading = _enlarged_look(source, img, cal, 0, first.sharpened)
     return reading if scale == 1.0 else reading.moved(1.0 / scale)
 

@@ -178,8 +178,7 @@ class SettleDetector:
             cal = cal.merged(Calibration(stretch=list(self.learnt_stretch)))
         first = self._candidates[0] if self._candidates else None
         if first is not None and (first.uncertain or not first.dice):
-            first_enlarged = self._candidates[1] if len(self._candidates) > 1 else None
-            later = enlarged_frame(frame, first, cal, first_enlarged)
+            later = enlarged_frame(frame, self._candidates, cal)
             if later is not None:
                 return later
         return read_dice(frame, cal)
