@@ -46,6 +46,16 @@ def test_dice_read_bad_and_missing_files_fail_but_others_are_read(images, capsys
     assert "bad.png" in cap.err and "nope.png" in cap.err
 
 
+def test_a_folder_named_as_an_image_is_called_a_folder(images, capsys):
+    # (``companion dice read photos`` for ``photos/*.jpg``: "no such file" would send the
+    # user looking for a folder that is there)
+    folder = str(images["dir"])
+    assert main(["dice", "read", folder, images["dice"], "--json"]) == 1
+    cap = capsys.readouterr()
+    assert len(cap.out.strip().splitlines()) == 1
+    assert cap.err == f"companion: {folder}: a folder, not an image (name its images: {folder}/*.jpg)\n"
+
+
 def test_a_file_opencv_cannot_decode_gets_one_clear_line(tmp_path, capfd):
     # The start of a phone's HEIC photo, cut short: OpenCV's decoder writes its own error
     # straight to stderr ("[ERROR:0@0.02] global loadsave.cpp:568 imread_ ... can't read

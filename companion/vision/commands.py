@@ -79,6 +79,10 @@ def _err(msg: str) -> None:
 
 def _load_image(path: str):
     import cv2
+    if os.path.isdir(path):
+        # (a shell's glob that matched a folder, or the folder the photos are in)
+        _err(f"{path}: a folder, not an image (name its images: {os.path.join(path, '*.jpg')})")
+        return None
     if not os.path.isfile(path):
         _err(f"{path}: no such file")
         return None
