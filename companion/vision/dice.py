@@ -816,7 +816,8 @@ def _read_adapting(search: PipSearch, colours: FrameColours | None = None, by_bo
     1,773 right from twice as far, but through the 60-degree webcam 1,707 -> 1,704, a lone
     pip read as a 1 at a guessed slant changing the slant chosen (dev photo 095854, also
     why not at the guessed slants); its dice only added where the coarse reported nothing:
-    1,750.)
+    1,750.) ``first_kernel``: that finer first filter, in such a read again (which tries
+    finer ones still, but not the half-scale pass: the frame's own read tried it).
     """
     img = search.img
     colours = colours or frame_colours(img)
@@ -840,8 +841,7 @@ def _read_adapting(search: PipSearch, colours: FrameColours | None = None, by_bo
             best = third.moved(2.0)
     finer = max(FINEST_FIRST, k0 // 2 | 1)
     if by_bodies and (best is None or not best.dice) and finer < k0:
-        # Nothing readable still: the dice may be small in the frame, under a thirtieth of
-        # it, the filter so much wider than they are that a dark die is one dark spot.
+        # (dice smaller than the coarse filter allows for: see above)
         small = _read_adapting(search, colours, by_bodies, first_kernel=finer)
         if small is not None and small.die_sizes and any(len(d.pips) > 1 for d in small.dice):
             best = small if best is None or len(small.dice) > len(best.places) \
