@@ -5,8 +5,9 @@
   (how the live companion reads once its first roll has taught it the size, or with a
   calibration: one pass of the pip filter instead of two), with 7 dice seen from 40
   degrees (a frame the reader stretches back first), and with 2 small dice beside a pencil
-  and an eraser (from overhead and from 40 degrees), on one core: wall clock, and the
-  thread's CPU time (steadier when others share the machine); and for real frames, the 50
+  and an eraser (from overhead and from 40 degrees), and with no dice, a pencil, an eraser
+  and a sheet of paper in the tray, on one core: wall clock, and the thread's CPU time
+  (steadier when others share the machine); and for real frames, the 50
   held-out dev photos as 640x480 webcam frames from 40 degrees (where
   ``../shared/datasets/dice-real-dev`` is at hand), and as a webcam 53 degrees wide gives
   them, read as they are and told its field of view (flattened first: ``perspective``);
@@ -70,6 +71,10 @@ def main() -> int:
             sides = [r.die_side for r in readings if r.die_side]
             known = Calibration(die_size=statistics.median(sides), frame_size=[640, 480])
             _time(f"{n} dice, their size known", frames, known)
+    # (No die in the tray, things left in it: a hand in and out of an empty tray is read too,
+    # and what the pips cannot read there is looked at as a die might be: ``_read_as_if_told``.)
+    _time("no dice, a pencil, an eraser and a sheet of paper in the tray",
+          [render_tray([], seed=s, clutter=3) for s in range(20)], None)
 
     # Real frames cost more than rendered ones (more spots the pips leave unsure, each looked
     # at by the network): the held-out dev photos (every fifth, which the face network never
