@@ -467,15 +467,15 @@ def _read_as_if_told(frame: np.ndarray, cal: Calibration, prep: _Prepared, readi
     ``look_at_blobs``), and only the surest of those, where it reads a die, is read whole
     and weighed against ``reading``. Over clutter that look is most of what a read costs,
     and each guess that loses paid it for nothing. (One core here: 20 rendered trays with
-    no dice, a pencil, an eraser and a sheet of paper in them, 401-414 -> 195-206 ms median
-    and 676-678 -> 299-304 ms worst; ``bench_vision``'s two dice beside a pencil and an
-    eraser at 40 degrees, 488 -> 367 ms worst, and the held-out dev frames through a
-    53-degree webcam told its field of view, 497 -> 424 ms worst. Every reading the same,
+    no dice, a pencil, an eraser and a sheet of paper in them, 401-414 -> 187-206 ms median
+    and 676-678 -> 272-304 ms worst; ``bench_vision``'s two dice beside a pencil and an
+    eraser at 40 degrees, 488 -> 334-367 ms worst, and the held-out dev frames through a
+    53-degree webcam told its field of view, 497 -> 406-424 ms worst. Every reading the same,
     die for die and place for place: all 250 dev photos, three looks, as 640x480 JPEG 80
     frames through a 53-degree webcam at 55 and 40 degrees, blurred by 0.6 px at 55, a
-    60-degree one at 40 and squeezed into 4:3, and as phone photos at JPEG 90; the rendered
-    trays of ``vision_renders.py`` and ``vision_desk.py``; the photos with no dice of
-    ``vision_no_dice.py``.)"""
+    60-degree one at 40 and squeezed into 4:3, and as phone photos at JPEG 90; the 480
+    rendered trays of ``vision_renders.py``'s set 1000 and the 120 of ``vision_desk.py``;
+    the photos with no dice of ``vision_no_dice.py``.)"""
     def told(g: float, light: bool) -> DiceReading:
         return _with_every_place(_read_prepared(frame, cal.merged(Calibration(stretch=[1.0, g])), prep, light),
                                  reading)
