@@ -7,10 +7,10 @@
   degrees (a frame the reader stretches back first), and with 2 small dice beside a pencil
   and an eraser (from overhead and from 40 degrees), and with no dice, a pencil, an eraser
   and a sheet of paper in the tray, on one core: wall clock, and the thread's CPU time
-  (steadier when others share the machine); and for real frames, the 50
-  held-out dev photos as 640x480 webcam frames from 40 degrees (where
-  ``../shared/datasets/dice-real-dev`` is at hand), and as a webcam 53 degrees wide gives
-  them, read as they are and told its field of view (flattened first: ``perspective``);
+  (steadier when others share the machine); and for real frames, the 50 held-out dev
+  photos as 640x480 webcam frames from 40 degrees (where ``../shared/datasets/dice-real-dev``
+  is at hand), and as a webcam 53 degrees wide gives them, read as they are and told its
+  field of view (flattened first: ``perspective``);
 - ms the settle detector spends on a settled roll of those real frames, each still frame
   with a webcam's fresh noise: the still frames it reads and pools (two where they agree,
   else three, the second and third enlarged where the dice are small and the first left

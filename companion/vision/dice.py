@@ -480,11 +480,12 @@ def _read_as_if_told(frame: np.ndarray, cal: Calibration, prep: _Prepared, readi
         return _with_every_place(_read_prepared(frame, cal.merged(Calibration(stretch=[1.0, g])), prep, light),
                                  reading)
 
-    g, best = max(((g, told(g, True)) for g in GUESSED_STRETCHES), key=lambda t: _sureness(t[1]))
-    if not best.dice:
+    lightly = [(g, told(g, True)) for g in GUESSED_STRETCHES]
+    g, surest = max(lightly, key=lambda t: _sureness(t[1]))   # (the first of the surest, as ``_surer``)
+    if not surest.dice:
         return reading
-    best = told(g, False)
-    return best if _surer(reading, [(g, best)]) is not None else reading
+    whole = told(g, False)
+    return whole if _surer(reading, [(g, whole)]) is not None else reading
 
 
 def _with_every_place(other: DiceReading, reading: DiceReading) -> DiceReading:
