@@ -3,10 +3,11 @@
 - ms per 640x480 frame for read_dice with 1, 3 and 7 dice (median and worst of 20 frames,
   white and coloured dice, some tilted), and for the same frames with the dice's size known
   (how the live companion reads once its first roll has taught it the size, or with a
-  calibration: one pass of the pip filter instead of two), with 7 dice seen from 40
-  degrees (a frame the reader stretches back first), and with 2 small dice beside a pencil
-  and an eraser (from overhead and from 40 degrees), and with no dice, a pencil, an eraser
-  and a sheet of paper in the tray, on one core: wall clock, and the thread's CPU time
+  calibration: the slant measured by pips found with a filter of that size, then read
+  with it and in the same two passes), with 7 dice seen from 40 degrees (a frame the reader stretches
+  back first), and with 2 small dice beside a pencil and an eraser (from overhead and
+  from 40 degrees), and with no dice, a pencil, an eraser and a sheet of paper in the
+  tray, on one core: wall clock, and the thread's CPU time
   (steadier when others share the machine); and for real frames, the 50 held-out dev
   photos as 640x480 webcam frames from 40 degrees (where ``../shared/datasets/dice-real-dev``
   is at hand), and as a webcam 53 degrees wide gives them, read as they are and told its

@@ -230,8 +230,10 @@ def _prepared(frame: np.ndarray, cal: Calibration, work_side: int, sharpen: bool
     img = even_exposure(neutral_balance(img))
     die = None
     if cal.die_size:
-        # A calibrated die size gives the pip size directly (``PIP_PER_SIDE``; the die's
-        # width, which a stretch back from a slant leaves as it is).
+        # A calibrated die size gives a typical pip size (``PIP_PER_SIDE``; the die's
+        # width, which a stretch back from a slant leaves as it is): the filter that finds
+        # the pips the slant and print are measured by. (The reading measures its own pips:
+        # ``_read_stretched``.)
         ref = max(cal.frame_size) if cal.frame_size else max(frame.shape[:2])
         die = cal.die_size * max(frame.shape[:2]) / ref * scale
     kernel = _kernel_for_pip(PIP_PER_SIDE * die) if die else pip_kernel(img)
@@ -536,13 +538,33 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
                     die: float | None, tray: np.ndarray, fg: np.ndarray, frame: tuple[int, ...],
                     look_at_blobs: bool = True) -> DiceReading:
     """``read_dice`` past the slant: ``search``'s image stretched by ``stretch`` (None: as it
-    is) and read, in the stretched image's pixels (``die``: the calibrated die side, if any;
-    ``tray`` and ``fg``: ``search``'s image's, as ``frame_colours`` finds them; ``frame``: the
-    frame's shape as the camera took it, at the working scale, of which that image may be a
-    flattened picture; ``look_at_blobs``: whether the network looks for dice on the blobs
-    nothing was reported on, and on what stands out of blobs too big to be dice
-    (``standing_out``), and the pip reader, where its first pass read no face, again at the
-    size of the dice's bodies: ``_read_adapting``)."""
+    is) and read, in the stretched image's pixels (``die``: the calibrated die side, if any,
+    the dice's size where the pips and bodies measure none; ``kernel``: the pip filter it
+    implies, ``_prepared``'s; ``tray`` and ``fg``: ``search``'s image's, as
+    ``frame_colours`` finds them; ``frame``: the frame's shape as the camera took it, at the
+    working scale, of which that image may be a flattened picture; ``look_at_blobs``:
+    whether the network looks for dice on the blobs nothing was reported on, and on what
+    stands out of blobs too big to be dice (``standing_out``), and the pip reader, where its
+    first pass read no face, again at the size of the dice's bodies: ``_read_adapting``).
+
+    A known die size (``companion calibrate``'s, or the one the settle detector learns from
+    the rolls it reports) was read with the pip filter it implies alone. A die's size does
+    not give its pips' (``PIP_PER_SIDE`` is a typical die's; the dev photos' pips measure
+    smaller, and a webcam's JPEG smears their colour): the frame is read in the two passes
+    of ``_read_adapting`` too, as where no size is known, and the three merged
+    (``_merge``: a die any reads stands, one they read differently is asked about). All 250
+    dev photos as 640x480 JPEG 80 frames, three looks, with the calibration
+    ``companion calibrate`` measured from eight of them, read right and wrong, one pass ->
+    three: through a 53-degree webcam 55 degrees from overhead, 1,608 and 19 -> 1,630 and
+    20 of 1,792 (told nothing, 1,642 and 15); at 40 degrees, 1,706 and 8 -> 1,717 and 11 of
+    1,795 (told nothing, 1,716 and 11). The 50 held-out photos as one game, the settle
+    detector learning the size from the first roll (``benchmarks/vision_stills.py
+    --game``), reported right and wrong of 368-369 dice, and rolls read whole of 50: at 55
+    degrees 90.5 % and 6 -> 90.5 % and 3, 28 -> 34 whole; at 40, 94.6 % and 0 -> 95.4 % and
+    0, 35 -> 37. (The two passes alone, without the pass the size implies: 1,631 and 18,
+    1,715 and 13; as one game 91.6 % and 3, 96.2 % and 0; but a phone photo of three dice
+    20 px wide, told their size, lost its 1: the tests.) The passes are the cost:
+    ``bench_vision``'s lines with the dice's size known."""
     img = search.img
     # The tray without dice, the colour images and the foreground, shared by every step below.
     if stretch is not None:
@@ -552,10 +574,9 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
         search = search.of(img, colours.fg)
     else:
         colours = frame_colours(img, tray=tray, fg=fg)
+    reading = _read_adapting(search, colours, by_bodies=look_at_blobs)
     if die is not None:
-        reading, _ = _read(search, kernel, colours)
-    else:
-        reading = _read_adapting(search, colours, by_bodies=look_at_blobs)
+        reading = _merge(reading, _read(search, kernel, colours)[0])
     # (the things off the tray, outlined once for every step below that looks at them)
     outlines = blob_outlines(colours.fg)
     reading = flag_unread_shapes(img, reading or DiceReading(), outlines, frame)

@@ -53,8 +53,11 @@ How it decides:
 The camera is fixed, so where the calibration does not say, the detector learns two
 things from the rolls it reports, and reads later frames with them:
 
-- the dice's size: the median of the last few readings' (a frame is then read in one pass
-  of the reader, about half the time);
+- the dice's size: the median of the last few readings' (the pips a frame's slant is
+  measured by are found with a filter sized by it, and where a frame's pips and bodies
+  measure no size, the network still looks at its dice at that one; the frame is read
+  with that filter and in the two passes it takes where no size is known:
+  ``dice._read_stretched``);
 - the camera's slant, once ``LEARN_FACES`` 4s and 5s are reported (where their pips
   stand, as ``companion calibrate`` measures it), and from then on as the last
   ``KEPT_FACES`` of them show it. A frame too sparse to measure its own, a roll of two
@@ -165,7 +168,7 @@ class SettleDetector:
 
     def _read_as_learnt(self, frame: np.ndarray) -> DiceReading:
         """read_dice, told what the rolls reported so far showed where the calibration does
-        not say (``_learn``): the die size (one pass of the reader then suffices) and the
+        not say (``_learn``): the die size (``dice._read_stretched``) and the
         slant; a still frame after the first of its run enlarged where the first's dice are
         small and it left something to ask about (the module docstring)."""
         from .calibration import Calibration
