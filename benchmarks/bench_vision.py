@@ -4,11 +4,11 @@
   white and coloured dice, some tilted), and for the same frames with the dice's size known
   (how the live companion reads once its first roll has taught it the size, or with a
   calibration: the slant measured by pips found with a filter of that size, then read
-  with it and in the same two passes), with 7 dice seen from 40 degrees (a frame the reader stretches
-  back first), and with 2 small dice beside a pencil and an eraser (from overhead and
-  from 40 degrees), and with no dice, a pencil, an eraser and a sheet of paper in the
-  tray, on one core: wall clock, and the thread's CPU time
-  (steadier when others share the machine); and for real frames, the 50 held-out dev
+  with it and in the same two passes), with 7 dice seen from 40 degrees (a frame the
+  reader stretches back first), and with 2 small dice beside a pencil and an eraser (from
+  overhead and from 40 degrees), and with no dice, a pencil, an eraser and a sheet of
+  paper in the tray, on one core: wall clock, and the thread's CPU time (steadier when
+  others share the machine); and for real frames, the 50 held-out dev
   photos as 640x480 webcam frames from 40 degrees (where ``../shared/datasets/dice-real-dev``
   is at hand), and as a webcam 53 degrees wide gives them, read as they are and told its
   field of view (flattened first: ``perspective``);
