@@ -548,10 +548,10 @@ def _read_stretched(search: PipSearch, kernel: int, stretch: tuple[float, float]
     first pass read no face, again at the size of the dice's bodies: ``_read_adapting``).
 
     A known die size (``companion calibrate``'s, or the one the settle detector learns from
-    the rolls it reports) was read with the pip filter it implies alone. A die's size does
-    not give its pips' (``PIP_PER_SIDE`` is a typical die's; the dev photos' pips measure
-    smaller, and a webcam's JPEG smears their colour): the frame is read in the two passes
-    of ``_read_adapting`` too, as where no size is known, and the three merged
+    the rolls it reports) implies a pip filter, but a die's size does not give its pips'
+    (``PIP_PER_SIDE`` is a typical die's; the dev photos' pips measure smaller, and a
+    webcam's JPEG smears their colour): the frame is read with that filter and in the two
+    passes of ``_read_adapting``, as where no size is known, and the three merged
     (``_merge``: a die any reads stands, one they read differently is asked about). All 250
     dev photos as 640x480 JPEG 80 frames, three looks, with the calibration
     ``companion calibrate`` measured from eight of them, read right and wrong, one pass ->
