@@ -213,9 +213,14 @@ class Controller:
             confidence = min((c.confidence for c in reading.coins), default=0.0)
         unclear = len(reading.uncertain)
         fits = p.fewest <= len(values) <= p.count and unclear == 0
-        self.review = {"kind": want[0], "values": values, "fits": fits, "unclear": unclear,
-                       "sure": fits and confidence >= self.cfg.min_confidence,
-                       "since": self.clock()}
+        # Fewer than asked for (a prompt that lets the players roll a few at a time) is
+        # never taken unasked: the reader misses a die now and then without a word (a dark
+        # die on a dark tray), and then the dice left of the gap would go to the wrong
+        # players. The players say "that is all we rolled" with OK.
+        whole = len(values) == p.count
+        self.review = {"kind": want[0], "values": values, "fits": fits, "whole": whole,
+                       "unclear": unclear, "since": self.clock(),
+                       "sure": fits and whole and confidence >= self.cfg.min_confidence}
 
     # ------------------------------------------------------------------ time
 
@@ -422,6 +427,11 @@ class Controller:
             if not rv["fits"]:
                 why = f"{rv['unclear']} unclear" if rv["unclear"] else f"need {p.count}"
                 return page([seen, f"({why}) Re-roll", "or Down: by hand"], score, c, r)
+            if not rv["whole"]:
+                n = len(rv["values"])
+                things = "dice" if rv["kind"] == DICE else "coins"
+                return page([seen, f"{n} of {p.count} {things}? OK:yes", "Back:roll Down:hand"],
+                            score, c, r)
             if rv["sure"] and self.cfg.auto_accept_seconds > 0:
                 left = max(0, self.cfg.auto_accept_seconds - (now - rv["since"]))
                 return page([seen, f"OK/wait {left:.0f}s Back:no", "Down: fix by hand"], score, c, r)

@@ -101,6 +101,29 @@ def test_an_unsure_reading_is_never_accepted_by_itself(tmp_path, clock):
     assert len(c.table.inputs) == 1
 
 
+def test_fewer_dice_than_asked_wait_for_ok_a_whole_roll_does_not(tmp_path, clock):
+    # All Fall Down's first roll: three children, rolling one at a time or all together.
+    table = Table(tmp_path / "journal.sqlite3")
+    table.new_game("all-fall-down", Setup(("Ann", "Bob", "Cy")))
+    c = Controller(table, Settings(auto_accept_seconds=3.0), clock=clock)
+    assert c.tray() == ("dice", 3)
+    c.reading(read(5, 2))             # two dice seen: a third may lie there unread
+    assert "2 of 3 dice? OK:yes" in text(c) and c.leds()["waiting"] == "blink"
+    clock.now += 60
+    c.tick()
+    assert table.inputs == []
+    press(c, "ok")                    # the players say two is all they rolled
+    assert [i.value for i in table.inputs] == [(5, 2)]
+    for _ in ("Ann rolled 5", "Bob rolled 2"):   # each shown, then gone
+        clock.now += 10
+        c.tick()
+    assert c.tray() == ("dice", 1)    # Cy still to roll
+    c.reading(read(4))                # the whole rest of the roll: taken after the pause
+    clock.now += 3.1
+    c.tick()
+    assert [i.value for i in table.inputs] == [(5, 2), (4,)]
+
+
 def test_a_misread_is_fixed_by_hand_while_the_dice_lie_there(tmp_path, clock):
     c = make(tmp_path, clock, auto_accept_seconds=0)
     c.reading(read(1, 5))             # the dice show 4 and 5
