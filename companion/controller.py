@@ -8,12 +8,14 @@ buttons, the USB panel, the keyboard, the demo's bots, the tests):
   ``hold`` or ``release``;
 * ``reading(reading)``: a settled dice or coin reading from the tray
   (:mod:`companion.vision`), only while ``tray()`` says one is wanted;
-* ``tick()``: time passing (auto-accept countdowns, a story's timer, how long events show).
+* ``tick()``: time passing (auto-accept countdowns, a story's timer, how long events show);
 
-and gives three outputs: ``lines()`` for the display, ``leds()`` for the LEDs (role ->
-"on"/"off"/"blink"), and ``tray()`` (``("dice", n)`` / ``("coins", n)`` while the tray
-reader should be armed; ``tray_generation`` changes whenever a new roll is wanted, so the
-reader forgets the dice it saw before).
+and, for the display only, ``tray_state(state)``: what the tray reader sees while it waits
+for a roll (dice moving, or still and being read). It gives three outputs: ``lines()``
+for the display, ``leds()`` for the LEDs (role -> "on"/"off"/"blink"), and ``tray()``
+(``("dice", n)`` / ``("coins", n)`` while the tray reader should be armed;
+``tray_generation`` changes whenever a new roll is wanted, so the reader forgets the dice
+it saw before).
 
 It never touches a device and reads time only from the clock it is given, so the daemon,
 the demo and the tests drive the very same code.
@@ -104,6 +106,7 @@ class Controller:
         self.handed_over = False         # a secret prompt: the device is with its player
         self.timer_started: float | None = None
         self.tray_generation = 0
+        self.tray_seen = (0, "")         # (tray_generation, what the reader saw: tray_state)
         self.camera_ok = self.cfg.camera
         self.undo_pending: Input | None = None
         self.return_mode = "play"
@@ -133,6 +136,15 @@ class Controller:
             # Whoever is entering dice by hand finishes (or presses Back for the tray);
             # the next roll is read by the camera.
             self._notice("Camera back", 1.5)
+
+    def tray_state(self, state: str) -> None:
+        """What the tray reader sees of the roll wanted now (the settle detector's state):
+        ``"moving"`` (dice tumbling, a hand in the tray) and ``"settling"`` (all still, being
+        read) are shown in place of "Waiting for dice...": the players see that their roll
+        was seen and is being read. (A settled roll of real webcam frames took 150 ms median
+        and 1.5 s at worst on one core of a PC (``bench_vision.py``); a Pi's core is 4-6
+        times slower.)"""
+        self.tray_seen = (self.tray_generation, state)
 
     def camera_turned(self, degrees: float) -> None:
         """The rolls show the camera turned about its own axis by ``degrees`` (its picture
@@ -436,7 +448,11 @@ class Controller:
                 left = max(0, self.cfg.auto_accept_seconds - (now - rv["since"]))
                 return page([seen, f"OK/wait {left:.0f}s Back:no", "Down: fix by hand"], score, c, r)
             return page([seen, "OK:accept Back:roll", "Down: fix by hand"], score, c, r)
-        what = "Waiting for dice..." if p.kind == DICE else "Waiting for coins..."
+        things = "dice" if p.kind == DICE else "coins"
+        # (what the reader saw of an earlier roll says nothing of this one)
+        seen = self.tray_seen[1] if self.tray_seen[0] == self.tray_generation else ""
+        what = {"moving": f"{things.capitalize()} moving...",
+                "settling": f"Reading {things}..."}.get(seen, f"Waiting for {things}...")
         return page(head + [what], score, c, r)
 
     def _play_button(self, name: str, step: int) -> None:
@@ -505,8 +521,11 @@ class Controller:
         self.mode = "manual"
         self.review = None
         if p.kind == DICE:
-            n = p.fewest
-            vals = [v for v in (values or []) if isinstance(v, int)][:n]
+            # By hand, a prompt that allows a few dice at a time takes its fewest; fixing a
+            # reading by hand keeps every die it read (up to the prompt's count), so the
+            # players mend a wrong value without entering the other dice again.
+            vals = [v for v in (values or []) if isinstance(v, int)][:p.count]
+            n = max(p.fewest, len(vals))
             self.manual = vals + [1] * (n - len(vals))
             self.cursor = 0
         else:  # coins: how many came up heads

@@ -1,7 +1,8 @@
 """The daemon's main loop: devices in, the controller in the middle, devices out.
 
 One iteration (``Daemon.step``): take every button event waiting (or wait a moment for
-one), feed a camera frame to the settle detector while the controller wants a roll, let
+one), feed a camera frame to the settle detector while the controller wants a roll (and
+tell the controller what the detector sees: dice moving, or still and being read), let
 time pass in the controller, then draw the display and set the LEDs. ``run`` repeats it
 until SIGTERM, tells systemd it is ready, and pings the watchdog from this loop only, and
 only while it is healthy (frames arrive when a roll is wanted; the USB panel answers).
@@ -120,6 +121,7 @@ class Daemon:
             return
         self.last_frame_at = now
         reading = self.detector.feed(frame, now)
+        self.controller.tray_state(self.detector.state)
         if reading is not None:
             self.controller.reading(reading)
             self._tell_about_camera(frame.shape)

@@ -124,6 +124,17 @@ def test_fewer_dice_than_asked_wait_for_ok_a_whole_roll_does_not(tmp_path, clock
     assert [i.value for i in table.inputs] == [(5, 2), (4,)]
 
 
+def test_fixing_a_roll_of_a_few_dice_by_hand_keeps_every_die_read(tmp_path, clock):
+    table = Table(tmp_path / "journal.sqlite3")
+    table.new_game("all-fall-down", Setup(("Ann", "Bob", "Cy")))
+    c = Controller(table, Settings(auto_accept_seconds=0), clock=clock)
+    c.reading(read(5, 2))             # Ann's and Bob's dice; Bob's shows 3
+    press(c, "down")
+    assert c.mode == "manual" and "[5] 2 " in text(c)
+    press(c, "ok", "up", "ok")
+    assert [i.value for i in table.inputs] == [(5, 3)]
+
+
 def test_a_misread_is_fixed_by_hand_while_the_dice_lie_there(tmp_path, clock):
     c = make(tmp_path, clock, auto_accept_seconds=0)
     c.reading(read(1, 5))             # the dice show 4 and 5

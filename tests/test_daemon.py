@@ -227,3 +227,29 @@ def test_what_the_camera_showed_of_the_dice_holds_from_roll_to_roll_until_it_goe
     assert daemon.detector.learnt_die_size is None
     daemon.devices.close()
     daemon.table.close()
+
+
+def test_the_display_says_the_dice_are_moving_then_being_read_then_what_they_show(tmp_path):
+    # A Pi takes a while to read a settled roll: the players see that their roll was seen.
+    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path)
+    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))   # the bots set it up
+    shown = []
+
+    def step():
+        daemon.step(0)
+        daemon.clock.advance(1 / 15)
+        line = daemon.devices.display.lines[2].strip()
+        if not shown or shown[-1] != line:
+            shown.append(line)
+
+    for _ in range(5):
+        step()
+    daemon.devices.camera.show([2, 6, 4])
+    for _ in range(40):
+        step()
+    assert shown[:3] == ["Waiting for dice...", "Dice moving...", "Reading dice..."]
+    # (read left to right across the tray)
+    assert daemon.devices.display.lines[0].startswith("Read: ")
+    assert sorted(daemon.controller.review["values"]) == [2, 4, 6]
+    daemon.devices.close()
+    daemon.table.close()
