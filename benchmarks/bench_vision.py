@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 # (the real labelled dev photos, where vision_accuracy.py finds them)
 from vision_accuracy import DEFAULT_DIR as DEV_PHOTOS  # noqa: E402
 # (a hand reaching into the tray: the motion before a settled roll)
-from vision_stills import _hand_over  # noqa: E402
+from companion.vision.render import hand_over  # noqa: E402
 # (a process's memory, as /proc tells it)
 from bench_daemon import rss_mb  # noqa: E402
 
@@ -166,7 +166,7 @@ def _time_settled(label: str, frames: list, game: bool = False) -> None:
     for frame in frames:
         det.reset(forget=not game)   # (as new, or as the daemon's next roll: the same camera)
         det.arm()
-        det.feed(_hand_over(frame), 0.0)
+        det.feed(hand_over(frame), 0.0)
         spent, reading, k = 0.0, None, 0
         while reading is None and k < 30:
             k += 1

@@ -33,16 +33,10 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from companion.vision.photo_views import as_frame, load_labels  # noqa: E402
+from companion.vision.render import hand_over  # noqa: E402
 from vision_accuracy import DEFAULT_DIR, add_cast_option, score_image  # noqa: E402
 
 KEYS = ("correct", "wrong", "phantom", "uncertain", "missed", "stray", "edge")
-
-
-def _hand_over(frame):
-    """``frame`` with a hand reaching into the tray, from its near edge."""
-    hand = frame.copy()
-    hand[frame.shape[0] * 5 // 12:, frame.shape[1] * 5 // 13:frame.shape[1] * 8 // 13] = (60, 90, 140)
-    return hand
 
 
 def main(argv=None) -> int:
@@ -97,7 +91,7 @@ def main(argv=None) -> int:
         det.arm()
         reports = []
         for rep in range(3):
-            seq = [_hand_over(stills[rep * args.frames])] + stills[rep * args.frames:(rep + 1) * args.frames]
+            seq = [hand_over(stills[rep * args.frames])] + stills[rep * args.frames:(rep + 1) * args.frames]
             for i, frame in enumerate(seq):
                 reading = det.feed(frame, (rep * (args.frames + 1) + i) / args.fps)
                 if reading is not None:

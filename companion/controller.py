@@ -141,9 +141,9 @@ class Controller:
         """What the tray reader sees of the roll wanted now (the settle detector's state):
         ``"moving"`` (dice tumbling, a hand in the tray) and ``"settling"`` (all still, being
         read) are shown in place of "Waiting for dice...": the players see that their roll
-        was seen and is being read. (A settled roll of real webcam frames took 150 ms median
-        and 1.5 s at worst on one core of a PC (``bench_vision.py``); a Pi's core is 4-6
-        times slower.)"""
+        was seen and is being read. (A settled roll of real webcam frames took 180-190 ms
+        median and up to 1.9 s on one core of a PC (``bench_vision.py``); a Pi's core is
+        4-6 times slower.)"""
         self.tray_seen = (self.tray_generation, state)
 
     def camera_turned(self, degrees: float) -> None:

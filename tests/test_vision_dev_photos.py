@@ -10,6 +10,7 @@ import os
 
 import numpy as np
 import pytest
+from companion.vision.render import hand_over
 from vision_scenes import DEV, accuracy_benchmark, dev_photo
 
 pytestmark = pytest.mark.skipif(not os.path.isdir(DEV),
@@ -577,7 +578,7 @@ def test_the_settle_detector_looks_at_small_dice_enlarged_as_a_photo_is_looked_a
     stills, labels = _still_frames("IMG_20191209_095647.jpg", range(8), tilt=55.0, field_of_view=53.0)
     det = SettleDetector()
     det.arm()
-    reports = [r for k, f in enumerate([_hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15))]
+    reports = [r for k, f in enumerate([hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15))]
     assert len(reports) == 1
     assert accuracy_benchmark().score_image(reports[0], labels)["whole"]
 
@@ -599,7 +600,7 @@ def test_the_looks_after_the_first_enlarged_one_are_read_at_the_slant_it_found()
     det.arm()
     read, alone = det.reader, []
     det.reader = lambda still: alone.append(read(still)) or alone[-1]
-    reports = [r for k, f in enumerate([_hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15))]
+    reports = [r for k, f in enumerate([hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15))]
     assert [r.stretch for r in alone] == [None, (1.0, 1.3), (1.0, 1.3)]
     assert len(reports) == 1 and accuracy_benchmark().score_image(reports[0], labels)["whole"]
 
@@ -981,13 +982,6 @@ def _still_frames(name: str, seeds: range, tilt: float = 40.0, **view) -> tuple[
     return [f for f, _ in frames], frames[0][1]
 
 
-def _hand_over(frame):
-    """``frame`` with a hand reaching into the tray (motion, then out again)."""
-    hand = frame.copy()
-    hand[200:, 250:400] = (60, 90, 140)
-    return hand
-
-
 def test_a_still_tray_through_a_webcams_noise_is_read_once_as_soon_as_it_is_still():
     # Read frame by frame, these trays' borderline dice come and go with the noise (a faint
     # or marbled pip passes the reader's thresholds in one frame and not the next), so that
@@ -1006,7 +1000,7 @@ def test_a_still_tray_through_a_webcams_noise_is_read_once_as_soon_as_it_is_stil
         det.arm()
         read, alone = det.reader, []
         det.reader = lambda frame: alone.append(read(frame)) or alone[-1]
-        reports = [(k, r) for k, f in enumerate([_hand_over(stills[0])] + stills)
+        reports = [(k, r) for k, f in enumerate([hand_over(stills[0])] + stills)
                    if (r := det.feed(f, k / 15)) is not None]
         # (the first still frame differs from the hand's: still from the second, 1/15 s on;
         # 0.25 s later the sixth is read, and the seventh and eighth; the ninth and tenth
@@ -1033,7 +1027,7 @@ def test_a_still_tray_whose_first_two_frames_agree_is_read_a_frame_sooner(name):
     det.arm()
     read, alone = det.reader, []
     det.reader = lambda frame: alone.append(read(frame)) or alone[-1]
-    reports = [(k, r) for k, f in enumerate([_hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15)) is not None]
+    reports = [(k, r) for k, f in enumerate([hand_over(stills[0])] + stills) if (r := det.feed(f, k / 15)) is not None]
     # (still from the second frame, 1/15 s on; 0.25 s later the sixth is read, and the seventh)
     assert len(alone) == AGREEING_LOOKS and [k for k, _ in reports] == [5 + AGREEING_LOOKS]
     reading = reports[0][1]
@@ -1051,8 +1045,8 @@ def test_a_hand_over_a_still_tray_through_a_webcams_noise_does_not_repeat_the_ro
     stills, _ = _still_frames("IMG_20191208_111730.jpg", range(36))
     det = SettleDetector(auto_rearm=True)
     det.arm()
-    seq = [_hand_over(stills[0])] + stills[:12] + [_hand_over(stills[12])] + stills[12:24] \
-        + [_hand_over(stills[24])] + stills[24:]
+    seq = [hand_over(stills[0])] + stills[:12] + [hand_over(stills[12])] + stills[12:24] \
+        + [hand_over(stills[24])] + stills[24:]
     # (read from the sixth frame on: one of the first three alone read a die, so five frames
     # are read, ``pooling.MORE_LOOKS``)
     assert [k for k, f in enumerate(seq) if det.feed(f, k / 15) is not None] == [10]

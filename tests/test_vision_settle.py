@@ -116,16 +116,17 @@ def test_a_die_one_still_frame_alone_read_is_read_in_two_more_before_it_is_repor
     from companion.vision.pooling import MORE_LOOKS
     from companion.vision.types import DiceReading, Die, Uncertain
 
-    frames, _ = roll
+    frames, info = roll
     script = [4, None, None] + later
     calls = []
+    _, x, y = info["truth"]["dice"][0]   # (where a die came to rest)
 
     def reader(frame):
         v = script[min(len(calls), len(script) - 1)]
         calls.append(frame)
         if v is None:
-            return DiceReading([], [Uncertain(200.0, 150.0, "pips too faint")], [40.0])
-        return DiceReading([Die(v, 201.0, 149.0, 0.9, 40.0)], [], [40.0])
+            return DiceReading([], [Uncertain(x, y, "pips too faint")], [40.0])
+        return DiceReading([Die(v, x + 1, y - 1, 0.9, 40.0)], [], [40.0])
 
     det = SettleDetector(reader=reader)
     det.arm()
@@ -318,3 +319,40 @@ def test_one_die_thrown_again_among_dice_left_lying_is_a_new_roll():
     frames = [first * 0] + [first] * 8 + [second] * 8
     out = [(k, r) for k, f in enumerate(frames) if (r := det.feed(f, k / 15)) is not None]
     assert [sorted(r.values) for _, r in out] == [[2, 3, 5], [3, 5, 6]]
+
+
+@pytest.mark.parametrize("darker", [0, 30])
+def test_things_lying_still_beside_the_tray_are_not_asked_about_a_die_thrown_in_is(darker):
+    # A light keyboard beside the tray: read alone, its keys are die-like squares with a
+    # mark (a logo face?) and asked about, every roll. Lying as they lay before the roll,
+    # they are not asked about; a die thrown in whose face cannot be read (a logo, no
+    # calibration) still is. A frame darker all over after the roll (the webcam's exposure
+    # gone down) is no longer the tray as it lay: then the keys are asked about as before.
+    import math
+
+    import cv2
+
+    from companion.vision.dice import read_dice
+    from companion.vision.render import hand_over, render_scene
+
+    style = dict(keyboard="light", die_size=44, logo=6, light=0)   # (lit alike in every frame)
+    tray = [render_scene([], seed=1, noise_seed=k, **style)[0] for k in range(6)]
+    thrown = [render_scene([3, 6, 2], seed=1, noise_seed=100 + k, **style) for k in range(12)]
+    truth = thrown[0][1]["dice"]
+    still = [cv2.subtract(frame, (darker,) * 4) for frame, _ in thrown]
+
+    def off_the_dice(reading):
+        return [u for u in reading.uncertain if all(math.hypot(u.x - x, u.y - y) > 22 for _, x, y in truth)]
+
+    assert len(off_the_dice(read_dice(still[0]))) >= 10
+    det = SettleDetector()
+    det.arm()
+    seq = tray + [hand_over(tray[0], (k + 1) / 12) for k in range(6)] + still
+    out = run([(k / 15, f) for k, f in enumerate(seq)], det)
+    assert len(out) == 1
+    reading = out[0][1]
+    assert sorted(reading.values) == [2, 3]
+    _, x, y = truth[1]   # (the logo die)
+    assert any(math.hypot(u.x - x, u.y - y) < 22 for u in reading.uncertain)
+    assert len(off_the_dice(reading)) >= 10 if darker else not off_the_dice(reading)
+    assert len(det.left_out) >= 10 if not darker else not det.left_out   # (left out, not read)

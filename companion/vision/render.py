@@ -454,6 +454,15 @@ def render_scene(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 
     return frame, truth
 
 
+def hand_over(frame: np.ndarray, reach: float = 7 / 12) -> np.ndarray:
+    """``frame`` with a hand reaching into the tray from its near edge, ``reach`` of its
+    height in: the motion of a roll (or of a hand passing) laid over a still frame."""
+    hand = frame.copy()
+    h, w = frame.shape[:2]
+    hand[h - round(reach * h):, w * 5 // 13:w * 8 // 13] = (60, 90, 140)
+    return hand
+
+
 def render_tray(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 0,
                 size: tuple[int, int] = (640, 480), **style) -> np.ndarray:
     """A BGR uint8 frame of a tray showing ``dice`` values and ``coins`` faces."""

@@ -44,6 +44,10 @@ How it decides:
   here, for 113 read as they are and 114-119 so: ``benchmarks/bench_vision.py``. A Pi's
   core is 4-6 times slower.) Where it measured none, the first of them measures its own,
   and the rest are read at that (``pooling._later_calibration``).
+- A place the pooled reading asks about where the frame is as it was before the roll (the
+  tray as it lay still while armed) is not asked about: nothing there was rolled (the keys
+  of a keyboard beside the tray, print, a die left lying). The dice read are kept
+  (``_rolled_places``).
 - After a report the detector is *done* until re-armed. With ``auto_rearm=True`` it re-arms
   itself, but then still never reports the same dice twice: a new report needs motion
   and a frame and a reading that differ from the last one's (``unmoved``: so a hand
@@ -80,6 +84,7 @@ keeps that: the daemon's next roll, same camera). ``state`` is one of "idle", "a
 from __future__ import annotations
 
 import statistics
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -106,6 +111,12 @@ LEARN_FACES = 3
 KEPT_FACES = 12
 # The die size is the median of the last few rolls reported.
 KEPT_SIDES = 5
+
+# A place a settled reading asks about where the frame is as it was before the roll (under
+# this share of a die-wide window's pixels changed, as the motion check measures a change)
+# holds nothing that was rolled: a keycap, print, the tray's rivet, a die left lying. It
+# is not asked about (``_rolled_places``).
+UNCHANGED_SHARE = 0.02
 
 IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
 
@@ -196,6 +207,8 @@ class SettleDetector:
         self._candidates: list[DiceReading] = []
         self._last_report: DiceReading | None = None
         self._last_view: np.ndarray | None = None   # (``motion``'s small copy of its frame)
+        self._before: np.ndarray | None = None      # (that of the tray before the roll: arm)
+        self.left_out: list = []   # (places the last reading did not ask about: _rolled_places)
         self._frame_size = (640, 480)   # (w, h) of the frames fed
         if forget:
             self._sides: list[float] = []
@@ -209,6 +222,7 @@ class SettleDetector:
         self.state = ARMED if self.require_motion else SETTLING
         self._candidates = []
         self._still_since = None
+        self._before = None
 
     # -- the loop ------------------------------------------------------------------------
     def motion(self, frame: np.ndarray) -> float:
@@ -240,6 +254,7 @@ class SettleDetector:
     def feed(self, frame: np.ndarray, t: float) -> DiceReading | None:
         """Feed one frame taken at time ``t`` (seconds); returns a reading once per roll."""
         self._frame_size = (frame.shape[1], frame.shape[0])
+        seen = self._prev is not None
         moving = self.motion(frame) > self.motion_share
         if moving:
             self.last_motion = t
@@ -252,6 +267,10 @@ class SettleDetector:
             return None
         if self._still_since is None:
             self._still_since = t
+        if self.state == ARMED and seen:
+            # The tray as it lies before the roll: still, two frames alike. (Not the first
+            # frame alone, which nothing shows still.)
+            self._before = self._prev
         if self.state == MOVING:
             self.state = SETTLING
         if self.state != SETTLING or t - self._still_since < self.still_time:
@@ -261,6 +280,7 @@ class SettleDetector:
         if reading is None:
             return None
         self._candidates = []
+        reading = self._rolled_places(reading)
         if self._last_report is not None and (
                 self._changed(self._last_view, self._prev) <= self.motion_share
                 or self.unmoved(reading, self._last_report)):
@@ -278,6 +298,38 @@ class SettleDetector:
         self.state = DONE
         self._learn(reading)
         return reading
+
+    def _rolled_places(self, reading):
+        """``reading`` without the places it asks about where the frame is as it was before
+        the roll (``UNCHANGED_SHARE``): nothing there was rolled, and a keyboard's keys,
+        print or a coin left lying would be asked about at every roll. (Rendered desks,
+        ``vision_desk.py --settled``: a light keyboard beside the tray seen from overhead,
+        193 places asked about off the dice in 10 frames read alone, none as a roll; over
+        its 12 views of keyboards and a page, 678 -> 30.) A die rolled there changed it: its
+        body, pips and shadow changed a sixth of its window or more where it was dark on a
+        tray as dark, three quarters where it stood out, against none of a key's. A camera
+        bumped or an exposure gone changes every place, and then each is asked about as
+        before. The dice read are left as they are: a game may leave some lying and throw
+        the rest (Down-in-one Street's overstaying). Works on anything with ``uncertain``;
+        as read, where no frame was still before the roll. The places it left out of the
+        last reading pooled are in ``left_out``."""
+        self.left_out = []
+        before, after = self._before, self._prev
+        if not reading.uncertain or before is None or after is None or before.shape != after.shape:
+            return reading
+        import cv2
+        f = after.shape[1] / self._frame_size[0]   # (the small copies' scale)
+        side = getattr(reading, "die_side", None) or max(self._frame_size) / 30
+        r = max(2, round(0.5 * side * f))
+        diff = cv2.absdiff(after, before)
+        changed = (diff.max(axis=2) if diff.ndim == 3 else diff) > self.pixel_threshold
+        h, w = changed.shape
+        asked = []
+        for u in reading.uncertain:
+            x, y = min(w - 1, max(0, round(u.x * f))), min(h - 1, max(0, round(u.y * f)))
+            window = changed[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+            (asked if np.count_nonzero(window) >= UNCHANGED_SHARE * window.size else self.left_out).append(u)
+        return reading if len(asked) == len(reading.uncertain) else replace(reading, uncertain=asked)
 
     def _learn(self, reading) -> None:
         """What a reported reading shows of the camera (a coins reading shows nothing): the
