@@ -13,8 +13,8 @@ keyboards' legends it finds and leaves out: ``printed``).
 
 ``--settled``: each scene as the daemon meets it instead, a roll the settle detector follows:
 the tray still beside the keyboard or page, a hand, then the dice at rest, read when they
-settle; the places asked about where the frame is as it was before the roll are not asked
-about (``settle.SettleDetector._rolled_places``). Beside it, each scene's settled frame read
+settle; what is found where the frame is as it was before the roll is left out
+(``settle.SettleDetector._rolled_places``). Beside it, each scene's settled frame read
 alone, as above. The scenes are lit evenly (``light=0``): the renderer draws its light's
 slant after the dice, so a frame with dice in it would be lit otherwise than the tray
 before them, which a real lamp does not do.

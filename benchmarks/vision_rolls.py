@@ -1,12 +1,13 @@
-"""Real trays as rolls the settle detector follows: does it leave out a die it should ask about?
+"""Real trays as rolls the settle detector follows: does it leave out a die that was rolled?
 
-The settle detector does not ask about a place where the frame is as it was before the roll
+The settle detector leaves out what it finds where the frame is as it was before the roll
 (``settle.SettleDetector._rolled_places``): nothing there was rolled. Each dev photo is made a
 roll: first the tray before it (the photo with its labelled dice painted out, ``cv2.inpaint``),
 still for a few frames, then a hand, then the dice at rest, as webcam frames (640x480, JPEG
 80, fresh sensor noise in each, ``--tilt`` and ``--fov`` as ``vision_stills``). Prints the
-places the detector left out so, on a labelled die (a die it failed to ask about: there
-should be none) and off them, and the reports' scores as ``vision_accuracy`` counts them.
+dice read and the places asked about that the detector left out so, on a labelled die (a
+die rolled, which it must not leave out: there should be none) and off them, and the
+reports' scores as ``vision_accuracy`` counts them.
 
     .venv/bin/python benchmarks/vision_rolls.py [--every 1] [--tilt 55] [--fov 53]
 """
@@ -48,13 +49,15 @@ def main(argv=None) -> int:
     import cv2
     cv2.setNumThreads(1)
     from companion.vision.settle import SettleDetector
+    from companion.vision.types import Uncertain
 
     files = sorted(glob.glob(os.path.join(args.dir, "*.jpg")))[::args.every]
     if not files:
         print(f"no photos in {args.dir}")
         return 1
     tot = dict.fromkeys(KEYS, 0)
-    n_dice = unreported = on_dice = off_dice = 0
+    n_dice = unreported = 0
+    left = {(kind, on): 0 for kind in ("read", "asked") for on in (True, False)}
     view = dict(frame="640x480", jpeg=80, tilt=args.tilt, noise=2.0, field_of_view=args.fov)
     for k, f in enumerate(files):
         # (at the reader's working size: inpainting a phone's whole photo takes seconds)
@@ -75,16 +78,16 @@ def main(argv=None) -> int:
         if report is None:
             unreported += 1
             continue
-        on = sum(any(abs(u.x - x) <= 0.575 * bw and abs(u.y - y) <= 0.575 * bh for _, x, y, bw, bh in truth + cut)
-                 for u in det.left_out)
-        on_dice += on
-        off_dice += len(det.left_out) - on
+        for t in det.left_out:
+            on = any(abs(t.x - x) <= 0.575 * bw and abs(t.y - y) <= 0.575 * bh for _, x, y, bw, bh in truth + cut)
+            left["asked" if isinstance(t, Uncertain) else "read", on] += 1
         res = score_image(report, truth, cut)
         for key in KEYS:
             tot[key] += res[key]
     print(f"photos {len(files)}, labelled dice {n_dice}, as rolls seen {args.tilt:g} degrees from overhead by a "
           f"camera {args.fov:g} degrees wide, JPEG 80, the tray painted out before the roll")
-    print(f"places left out as unchanged since before the roll: on a labelled die {on_dice}, off them {off_dice}")
+    print(f"left out as unchanged since before the roll: on a labelled die {left['read', True]} read and "
+          f"{left['asked', True]} asked about; off them {left['read', False]} read and {left['asked', False]} asked about")
     print(f"reported: right {tot['correct']}, wrong {tot['wrong']} (and {tot['phantom']} where no die lies), "
           f"asked about {tot['uncertain']}, missed {tot['missed']}, asked where no die lies {tot['stray']}; "
           f"rolls not reported {unreported}")

@@ -142,17 +142,18 @@ def test_a_roll_whose_first_two_still_frames_agree_is_reported_a_frame_sooner(ro
     # sooner than three); a second frame unsure of a die waits for the third, which reads it.
     from companion.vision.types import DiceReading, Die, Uncertain
 
-    frames, _ = roll
+    frames, info = roll
+    (_, x3, y3), (_, x5, y5) = info["truth"]["dice"][:2]   # (where two dice came to rest)
     reports = {}
     for second_sure in (True, False):
         calls = []
 
         def reader(frame):
             calls.append(frame)
-            three = Die(3, 200.0, 150.0, 0.95, 40.0)
+            three = Die(3, x3, y3, 0.95, 40.0)
             if len(calls) == 2 and not second_sure:
-                return DiceReading([three], [Uncertain(301.0, 149.0, "pips too faint")], [40.0])
-            return DiceReading([three, Die(5, 300.0, 150.0, 0.9, 40.0)], [], [40.0])
+                return DiceReading([three], [Uncertain(x5 + 1, y5 - 1, "pips too faint")], [40.0])
+            return DiceReading([three, Die(5, x5, y5, 0.9, 40.0)], [], [40.0])
 
         det = SettleDetector(reader=reader)
         det.arm()
@@ -245,10 +246,11 @@ def test_the_slant_learnt_is_the_last_4s_and_5s_reported_not_the_first_few(roll)
         return Die(value, x, y, 0.95, 30.0, tuple(pips))
 
     slants = [1.9] * 2 + [1.7] * 6 + [1.0] * 6
+    (_, x4, y4), (_, x5, y5) = roll[1]["truth"]["dice"][:2]   # (where two dice came to rest)
     det = SettleDetector(reader=lambda frame: reading)
     learnt = []
     for k, stretch in enumerate(slants):
-        reading = DiceReading([face(4, 200.0, 150.0, 0.3 * k, stretch), face(5, 300.0, 150.0, 0.5 + 0.2 * k, stretch)],
+        reading = DiceReading([face(4, x4, y4, 0.3 * k, stretch), face(5, x5, y5, 0.5 + 0.2 * k, stretch)],
                               [], [30.0])
         det.reset(forget=False)   # (the daemon's next roll, the same camera)
         det.arm()
@@ -356,3 +358,32 @@ def test_things_lying_still_beside_the_tray_are_not_asked_about_a_die_thrown_in_
     assert any(math.hypot(u.x - x, u.y - y) < 22 for u in reading.uncertain)
     assert len(off_the_dice(reading)) >= 10 if darker else not off_the_dice(reading)
     assert len(det.left_out) >= 10 if not darker else not det.left_out   # (left out, not read)
+
+
+def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported_it():
+    # Dice a game leaves lying (Down-in-one Street's overstaying: one die thrown again) are
+    # part of the next roll; a die that lay there before any roll, never reported, is not
+    # (nor is a key a frame reads as a die: nothing there moved).
+    import math
+
+    from companion.vision.render import hand_over, render_scene
+
+    def tray(values, places, noise):
+        angles = [0.2, 0.5, 0.9, 0.4][:len(values)]
+        return render_scene(values, seed=6, positions=places, angles=angles, die_size=44, light=0,
+                            noise_seed=noise)[0]
+
+    a, b, c, d = (160.0, 200.0), (320.0, 260.0), (470.0, 180.0), (450.0, 370.0)
+    det = SettleDetector()
+    reports = []
+    for before, after in [(([6], [a]), ([6, 3, 5], [a, b, c])),          # 3 and 5 thrown beside a 6
+                          (([6, 3, 5], [a, b, c]), ([6, 3, 2], [a, b, d]))]:   # the 5 thrown again
+        det.reset(forget=False)   # (the daemon's next roll, the same camera)
+        det.arm()
+        still = [tray(*before, k) for k in range(6)]
+        seq = still + [hand_over(still[0], (k + 1) / 12) for k in range(6)] + [tray(*after, 50 + k) for k in range(12)]
+        out = run([(k / 15, f) for k, f in enumerate(seq)], det)
+        assert len(out) == 1
+        reports.append(sorted(out[0][1].values))
+        assert [(t.value, math.hypot(t.x - a[0], t.y - a[1]) < 5) for t in det.left_out] == [(6, True)]
+    assert reports == [[3, 5], [2, 3]]

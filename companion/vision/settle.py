@@ -44,10 +44,10 @@ How it decides:
   here, for 113 read as they are and 114-119 so: ``benchmarks/bench_vision.py``. A Pi's
   core is 4-6 times slower.) Where it measured none, the first of them measures its own,
   and the rest are read at that (``pooling._later_calibration``).
-- A place the pooled reading asks about where the frame is as it was before the roll (the
-  tray as it lay still while armed) is not asked about: nothing there was rolled (the keys
-  of a keyboard beside the tray, print, a die left lying). The dice read are kept
-  (``_rolled_places``).
+- Where the frame is as it was before the roll (the tray as it lay still while armed),
+  nothing was rolled: a place the pooled reading asks about there is not asked about (the
+  keys of a keyboard beside the tray, print), and a die read there is left out unless the
+  last roll reported that very die there (a die the game left lying: ``_rolled_places``).
 - After a report the detector is *done* until re-armed. With ``auto_rearm=True`` it re-arms
   itself, but then still never reports the same dice twice: a new report needs motion
   and a frame and a reading that differ from the last one's (``unmoved``: so a hand
@@ -112,11 +112,15 @@ KEPT_FACES = 12
 # The die size is the median of the last few rolls reported.
 KEPT_SIDES = 5
 
-# A place a settled reading asks about where the frame is as it was before the roll (under
-# this share of a die-wide window's pixels changed, as the motion check measures a change)
-# holds nothing that was rolled: a keycap, print, the tray's rivet, a die left lying. It
-# is not asked about (``_rolled_places``).
+# A place where the frame is as it was before the roll (under this share of a die-wide
+# window's pixels changed by more than the motion check's ``pixel_threshold``) holds nothing
+# that was rolled: a keycap, print, the tray's rivet (``_rolled_places``)...
 UNCHANGED_SHARE = 0.02
+# ...the frames seen at this width (px) at most, not at the motion check's 160: there a small
+# white die thrown onto a white tray (22 px wide seen 55 degrees from overhead, its pips 3 px)
+# changed no pixel, and 5 dice read right on the 250 dev photos were left out so
+# (``benchmarks/vision_rolls.py``).
+VIEW_WIDTH = 320
 
 IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
 
@@ -207,10 +211,12 @@ class SettleDetector:
         self._candidates: list[DiceReading] = []
         self._last_report: DiceReading | None = None
         self._last_view: np.ndarray | None = None   # (``motion``'s small copy of its frame)
-        self._before: np.ndarray | None = None      # (that of the tray before the roll: arm)
-        self.left_out: list = []   # (places the last reading did not ask about: _rolled_places)
+        self._before: np.ndarray | None = None      # (the tray before the roll: _view, arm)
+        self.left_out: list = []   # (what the last reading left out: _rolled_places)
         self._frame_size = (640, 480)   # (w, h) of the frames fed
         if forget:
+            # (what the last report read, kept from roll to roll: dice a game leaves lying)
+            self._reported: list[tuple] = []
             self._sides: list[float] = []
             self._square_faces: list[tuple[int, tuple]] = []
             self.learnt_stretch: tuple[float, float] | None = None
@@ -270,7 +276,7 @@ class SettleDetector:
         if self.state == ARMED and seen:
             # The tray as it lies before the roll: still, two frames alike. (Not the first
             # frame alone, which nothing shows still.)
-            self._before = self._prev
+            self._before = self._view(frame)
         if self.state == MOVING:
             self.state = SETTLING
         if self.state != SETTLING or t - self._still_since < self.still_time:
@@ -280,7 +286,7 @@ class SettleDetector:
         if reading is None:
             return None
         self._candidates = []
-        reading = self._rolled_places(reading)
+        reading = self._rolled_places(reading, frame)
         if self._last_report is not None and (
                 self._changed(self._last_view, self._prev) <= self.motion_share
                 or self.unmoved(reading, self._last_report)):
@@ -295,41 +301,69 @@ class SettleDetector:
             self.state = ARMED
             return None
         self._last_report, self._last_view = reading, self._prev
+        self._reported = list(reading.marks)
         self.state = DONE
         self._learn(reading)
         return reading
 
-    def _rolled_places(self, reading):
-        """``reading`` without the places it asks about where the frame is as it was before
-        the roll (``UNCHANGED_SHARE``): nothing there was rolled, and a keyboard's keys,
-        print or a coin left lying would be asked about at every roll. (Rendered desks,
-        ``vision_desk.py --settled``: a light keyboard beside the tray seen from overhead,
-        193 places asked about off the dice in 10 frames read alone, none as a roll; over
-        its 12 views of keyboards and a page, 678 -> 30.) A die rolled there changed it: its
-        body, pips and shadow changed a sixth of its window or more where it was dark on a
-        tray as dark, three quarters where it stood out, against none of a key's. A camera
-        bumped or an exposure gone changes every place, and then each is asked about as
-        before. The dice read are left as they are: a game may leave some lying and throw
-        the rest (Down-in-one Street's overstaying). Works on anything with ``uncertain``;
-        as read, where no frame was still before the roll. The places it left out of the
-        last reading pooled are in ``left_out``."""
+    @staticmethod
+    def _view(frame: np.ndarray) -> np.ndarray:
+        """``frame`` as the tray before the roll is compared with the settled one:
+        ``VIEW_WIDTH`` wide at most, smoothed and brightened as ``motion`` does."""
+        import cv2
+        h, w = frame.shape[:2]
+        if w > VIEW_WIDTH:
+            frame = cv2.resize(frame, (VIEW_WIDTH, max(1, round(h * VIEW_WIDTH / w))), interpolation=cv2.INTER_AREA)
+        return even_exposure(cv2.GaussianBlur(frame, (3, 3), 0))
+
+    def _rolled_places(self, reading, frame: np.ndarray):
+        """``reading`` without what it found where ``frame`` is as the tray was before the
+        roll (``UNCHANGED_SHARE``): nothing there was rolled. A keyboard's keys, print, a
+        coin left lying were asked about at every roll, and now and then read as a die.
+        (Rendered desks as rolls, ``vision_desk.py --settled``, 12 views of keyboards and a
+        page beside the tray, 10 rolls each: places asked about off the dice 678 -> 30, dice
+        read where none lies 15 -> 3; a light keyboard seen from overhead, 193 -> 0.) A die
+        thrown there changed it: its body, pips and shadow changed a tenth of its window or
+        more where it hardly stood out (rendered: a white die 22 px wide on a white tray, a
+        dark one on a dark tray), three fifths where it did, against none of a key's. On the
+        250 dev photos as rolls, the tray painted out before them (``vision_rolls.py``), no
+        die was left out. A camera bumped or an exposure gone changes every place, and then
+        all is read as before. A die read where nothing changed stays where the last roll
+        reported that very die (``_reported``): a game may leave some dice lying and throw
+        the rest (Down-in-one Street's overstaying), and the dice left lying are part of the
+        roll. Works on anything with ``uncertain`` (and ``dice``); as read, where no frame
+        was still before the roll. What it left out of the last reading pooled is in
+        ``left_out``."""
         self.left_out = []
-        before, after = self._before, self._prev
-        if not reading.uncertain or before is None or after is None or before.shape != after.shape:
+        dice = getattr(reading, "dice", [])
+        if not (reading.uncertain or dice) or self._before is None:
+            return reading
+        before, after = self._before, self._view(frame)
+        if before.shape != after.shape:
             return reading
         import cv2
-        f = after.shape[1] / self._frame_size[0]   # (the small copies' scale)
+        f = after.shape[1] / frame.shape[1]   # (the views' scale)
         side = getattr(reading, "die_side", None) or max(self._frame_size) / 30
         r = max(2, round(0.5 * side * f))
         diff = cv2.absdiff(after, before)
         changed = (diff.max(axis=2) if diff.ndim == 3 else diff) > self.pixel_threshold
         h, w = changed.shape
-        asked = []
-        for u in reading.uncertain:
-            x, y = min(w - 1, max(0, round(u.x * f))), min(h - 1, max(0, round(u.y * f)))
+        tol = self.position_tolerance * max(self._frame_size)
+
+        def rolled(place) -> bool:
+            x, y = min(w - 1, max(0, round(place.x * f))), min(h - 1, max(0, round(place.y * f)))
             window = changed[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
-            (asked if np.count_nonzero(window) >= UNCHANGED_SHARE * window.size else self.left_out).append(u)
-        return reading if len(asked) == len(reading.uncertain) else replace(reading, uncertain=asked)
+            return np.count_nonzero(window) >= UNCHANGED_SHARE * window.size
+
+        def left_lying(d) -> bool:
+            return any(v == d.value and abs(x - d.x) <= tol and abs(y - d.y) <= tol for v, x, y in self._reported)
+
+        asked = [u for u in reading.uncertain if rolled(u)]
+        read = [d for d in dice if rolled(d) or left_lying(d)]
+        self.left_out = [t for t in [*dice, *reading.uncertain] if t not in read and t not in asked]
+        if not self.left_out:
+            return reading
+        return replace(reading, uncertain=asked, **({"dice": read} if dice else {}))
 
     def _learn(self, reading) -> None:
         """What a reported reading shows of the camera (a coins reading shows nothing): the
