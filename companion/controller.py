@@ -227,7 +227,7 @@ class Controller:
         fits = p.fewest <= len(values) <= p.count and unclear == 0
         # Fewer than asked for (a prompt that lets the players roll a few at a time) is
         # never taken unasked: the reader misses a die now and then without a word (a dark
-        # die on a dark tray), and then the dice left of the gap would go to the wrong
+        # die on a dark tray), and then the dice beyond the gap would go to the wrong
         # players. The players say "that is all we rolled" with OK.
         whole = len(values) == p.count
         self.review = {"kind": want[0], "values": values, "fits": fits, "whole": whole,
