@@ -321,19 +321,19 @@ class SettleDetector:
         roll (``UNCHANGED_SHARE``): nothing there was rolled. A keyboard's keys, print, a
         coin left lying were asked about at every roll, and now and then read as a die.
         (Rendered desks as rolls, ``vision_desk.py --settled``, 12 views of keyboards and a
-        page beside the tray, 10 rolls each: places asked about off the dice 678 -> 30, dice
-        read where none lies 15 -> 3; a light keyboard seen from overhead, 193 -> 0.) A die
-        thrown there changed it: its body, pips and shadow changed a tenth of its window or
-        more where it hardly stood out (rendered: a white die 22 px wide on a white tray, a
-        dark one on a dark tray), three fifths where it did, against none of a key's. On the
-        250 dev photos as rolls, the tray painted out before them (``vision_rolls.py``), no
-        die was left out. A camera bumped or an exposure gone changes every place, and then
-        all is read as before. A die read where nothing changed stays where the last roll
-        reported that very die (``_reported``): a game may leave some dice lying and throw
-        the rest (Down-in-one Street's overstaying), and the dice left lying are part of the
-        roll. Works on anything with ``uncertain`` (and ``dice``); as read, where no frame
-        was still before the roll. What it left out of the last reading pooled is in
-        ``left_out``."""
+        page beside the tray, 10 rolls each: places asked about off the dice 632 -> 30, dice
+        read where none lies 15 -> 3, as many read right; a light keyboard seen from
+        overhead, 199 -> 0.) A die thrown there changed it: its body, pips and shadow
+        changed a tenth of its window or more where it hardly stood out (rendered: a white
+        die 22 px wide on a white tray, a dark one on a dark tray), three fifths where it
+        did, against none of a key's. On the 250 dev photos as rolls, the tray painted out
+        before them (``vision_rolls.py``), no die was left out. A camera bumped or an
+        exposure gone changes every place, and then all is read as before. A die read where
+        nothing changed stays where the last roll reported that very die (``_reported``): a
+        game may leave some dice lying and throw the rest (Down-in-one Street's
+        overstaying), and the dice left lying are part of the roll. Works on anything with
+        ``uncertain`` (and ``dice``); as read, where no frame was still before the roll.
+        What it left out of the last reading pooled is in ``left_out``."""
         self.left_out = []
         dice = getattr(reading, "dice", [])
         if not (reading.uncertain or dice) or self._before is None:
