@@ -83,7 +83,7 @@ def _score(reading, truth, side: float) -> tuple[int, int, int, int]:
 
 def _settled(frames: int) -> int:
     from companion.vision.dice import read_dice
-    from companion.vision.render import hand_over, render_scene
+    from companion.vision.render import hand_roll, render_scene
     from companion.vision.settle import SettleDetector
 
     for name, thing in THINGS.items():
@@ -101,7 +101,7 @@ def _settled(frames: int) -> int:
                 alone = [a + b for a, b in zip(alone, _score(read_dice(rest[0][0]), truth, side))]
                 det = SettleDetector()
                 det.arm()
-                seq = tray + [hand_over(tray[0], (k + 1) / 12) for k in range(6)] + [f for f, _ in rest]
+                seq = hand_roll(tray, [f for f, _ in rest])
                 reports = [r for k, f in enumerate(seq) if (r := det.feed(f, k / 15)) is not None]
                 if not reports:
                     unreported += 1

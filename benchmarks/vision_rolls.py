@@ -22,7 +22,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from companion.vision.photo_views import as_frame, load_labels  # noqa: E402
-from companion.vision.render import hand_over  # noqa: E402
+from companion.vision.render import hand_roll  # noqa: E402
 from vision_accuracy import DEFAULT_DIR, score_image  # noqa: E402
 
 KEYS = ("correct", "wrong", "phantom", "uncertain", "missed", "stray")
@@ -72,7 +72,7 @@ def main(argv=None) -> int:
         tray = [as_frame(empty, [], seed=5000 + 1000 * j + k, **view)[0] for j in range(4)]
         det = SettleDetector()
         det.arm()
-        seq = tray + [hand_over(tray[0], (j + 1) / 12) for j in range(6)] + [frame for frame, _ in stills]
+        seq = hand_roll(tray, [frame for frame, _ in stills])
         report = next((r for j, frame in enumerate(seq) if (r := det.feed(frame, j / 15)) is not None), None)
         n_dice += len(truth)
         if report is None:

@@ -429,6 +429,7 @@ class Controller:
         if p.kind == SHUFFLE:
             return page(head + ["Shuffling..."], score, c, r)
         # dice or coins
+        things = "dice" if p.kind == DICE else "coins"
         if self.review is not None:
             rv = self.review
             if rv["kind"] == DICE:
@@ -441,18 +442,16 @@ class Controller:
                 return page([seen, f"({why}) Re-roll", "or Down: by hand"], score, c, r)
             if not rv["whole"]:
                 n = len(rv["values"])
-                things = "dice" if rv["kind"] == DICE else "coins"
                 return page([seen, f"{n} of {p.count} {things}? OK:yes", "Back:roll Down:hand"],
                             score, c, r)
             if rv["sure"] and self.cfg.auto_accept_seconds > 0:
                 left = max(0, self.cfg.auto_accept_seconds - (now - rv["since"]))
                 return page([seen, f"OK/wait {left:.0f}s Back:no", "Down: fix by hand"], score, c, r)
             return page([seen, "OK:accept Back:roll", "Down: fix by hand"], score, c, r)
-        things = "dice" if p.kind == DICE else "coins"
         # (what the reader saw of an earlier roll says nothing of this one)
-        seen = self.tray_seen[1] if self.tray_seen[0] == self.tray_generation else ""
+        state = self.tray_seen[1] if self.tray_seen[0] == self.tray_generation else ""
         what = {"moving": f"{things.capitalize()} moving...",
-                "settling": f"Reading {things}..."}.get(seen, f"Waiting for {things}...")
+                "settling": f"Reading {things}..."}.get(state, f"Waiting for {things}...")
         return page(head + [what], score, c, r)
 
     def _play_button(self, name: str, step: int) -> None:

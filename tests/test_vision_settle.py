@@ -335,7 +335,7 @@ def test_things_lying_still_beside_the_tray_are_not_asked_about_a_die_thrown_in_
     import cv2
 
     from companion.vision.dice import read_dice
-    from companion.vision.render import hand_over, render_scene
+    from companion.vision.render import hand_roll, render_scene
 
     style = dict(keyboard="light", die_size=44, logo=6, light=0)   # (lit alike in every frame)
     tray = [render_scene([], seed=1, noise_seed=k, **style)[0] for k in range(6)]
@@ -349,8 +349,7 @@ def test_things_lying_still_beside_the_tray_are_not_asked_about_a_die_thrown_in_
     assert len(off_the_dice(read_dice(still[0]))) >= 10
     det = SettleDetector()
     det.arm()
-    seq = tray + [hand_over(tray[0], (k + 1) / 12) for k in range(6)] + still
-    out = run([(k / 15, f) for k, f in enumerate(seq)], det)
+    out = run([(k / 15, f) for k, f in enumerate(hand_roll(tray, still))], det)
     assert len(out) == 1
     reading = out[0][1]
     assert sorted(reading.values) == [2, 3]
@@ -366,7 +365,7 @@ def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported
     # (nor is a key a frame reads as a die: nothing there moved).
     import math
 
-    from companion.vision.render import hand_over, render_scene
+    from companion.vision.render import hand_roll, render_scene
 
     def tray(values, places, noise):
         angles = [0.2, 0.5, 0.9, 0.4][:len(values)]
@@ -380,8 +379,7 @@ def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported
                           (([6, 3, 5], [a, b, c]), ([6, 3, 2], [a, b, d]))]:   # the 5 thrown again
         det.reset(forget=False)   # (the daemon's next roll, the same camera)
         det.arm()
-        still = [tray(*before, k) for k in range(6)]
-        seq = still + [hand_over(still[0], (k + 1) / 12) for k in range(6)] + [tray(*after, 50 + k) for k in range(12)]
+        seq = hand_roll([tray(*before, k) for k in range(6)], [tray(*after, 50 + k) for k in range(12)])
         out = run([(k / 15, f) for k, f in enumerate(seq)], det)
         assert len(out) == 1
         reports.append(sorted(out[0][1].values))

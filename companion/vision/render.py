@@ -463,6 +463,12 @@ def hand_over(frame: np.ndarray, reach: float = 7 / 12) -> np.ndarray:
     return hand
 
 
+def hand_roll(before: list, after: list, steps: int = 6) -> list:
+    """The frames a camera gives of a roll: the tray still (``before``), a hand reaching
+    further in over it for ``steps`` frames, then the dice at rest (``after``)."""
+    return before + [hand_over(before[0], (k + 1) / (2 * steps)) for k in range(steps)] + after
+
+
 def render_tray(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 0,
                 size: tuple[int, int] = (640, 480), **style) -> np.ndarray:
     """A BGR uint8 frame of a tray showing ``dice`` values and ``coins`` faces."""

@@ -358,9 +358,11 @@ class SettleDetector:
         def left_lying(d) -> bool:
             return any(v == d.value and abs(x - d.x) <= tol and abs(y - d.y) <= tol for v, x, y in self._reported)
 
-        asked = [u for u in reading.uncertain if rolled(u)]
-        read = [d for d in dice if rolled(d) or left_lying(d)]
-        self.left_out = [t for t in [*dice, *reading.uncertain] if t not in read and t not in asked]
+        read, asked = [], []
+        for d in dice:
+            (read if rolled(d) or left_lying(d) else self.left_out).append(d)
+        for u in reading.uncertain:
+            (asked if rolled(u) else self.left_out).append(u)
         if not self.left_out:
             return reading
         return replace(reading, uncertain=asked, **({"dice": read} if dice else {}))
