@@ -8,7 +8,10 @@ until SIGTERM, tells systemd it is ready, and pings the watchdog from this loop 
 only while it is healthy (frames arrive when a roll is wanted; the USB panel answers).
 
 The demo and the tests drive the same ``step`` with memory devices, a synthetic tray and
-a clock of their own.
+a clock of their own. The service reads settled rolls on a thread of their own (``reads``:
+a ``ReadingThread``), so a press is answered, the screen drawn and the watchdog pinged
+while a roll is read (seconds on a Pi); with a clock of their own (the tests, the fast
+demo) they are read within ``step``, unless the test hands them a thread.
 """
 
 from __future__ import annotations
@@ -35,16 +38,19 @@ class Daemon:
     def __init__(self, table: Table, devices: Any, settings: Settings, *,
                  clock: Callable[[], float] = time.monotonic, dice_calibration: Any = None,
                  coin_calibration: Any = None, shuffler: Any = None,
-                 hooks: tuple[Callable[["Daemon"], None], ...] = ()):
+                 hooks: tuple[Callable[["Daemon"], None], ...] = (), reads: Any = None):
         """``devices``: a :class:`companion.devices.build.Devices` (events, display, leds,
         camera or None, panel or None). ``hooks`` run at the start of every step (the
-        simulated table uses one to throw dice into its synthetic tray)."""
+        simulated table uses one to throw dice into its synthetic tray). ``reads``: where
+        the settle detectors read settled rolls (a ``ReadingThread``, closed at
+        ``shutdown``); None: within ``step``."""
         self.table = table
         self.hooks = hooks
         self.devices = devices
         self.clock = clock
         self.dice_calibration = dice_calibration
         self.coin_calibration = coin_calibration
+        self.reads = reads
         settings.camera = settings.camera and devices.camera is not None
         settings.read_coins = settings.read_coins and coin_calibration is not None
         self.controller = Controller(table, settings, clock=clock, shuffler=shuffler)
@@ -153,12 +159,12 @@ class Daemon:
         from companion.vision.settle import SettleDetector
 
         if kind == DICE:
-            return SettleDetector(self.dice_calibration)
+            return SettleDetector(self.dice_calibration, executor=self.reads)
         assert kind == COINS
         from companion.vision.coins import read_coins
 
         cal = self.coin_calibration
-        return SettleDetector(reader=lambda frame: read_coins(frame, cal))
+        return SettleDetector(reader=lambda frame: read_coins(frame, cal), executor=self.reads)
 
     def _camera_lost(self, why: str, now: float) -> None:
         if self.camera_open or not self.camera_problem:   # (said once, not at every retry)
@@ -230,5 +236,7 @@ class Daemon:
             self.devices.leds.all_off()
             self.devices.display.show(["Table Companion", "Stopped.", "The game is saved.", ""])
         finally:
+            if self.reads is not None:
+                self.reads.close()
             self.devices.close()
             self.table.close()

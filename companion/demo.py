@@ -229,8 +229,10 @@ def synthetic_coin_calibration():
 
 
 def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, display=None,
-               leds=None, paced: bool = False, clock=None, camera=None):
-    """A Daemon on memory devices and a synthetic tray, and the bots that play it."""
+               leds=None, paced: bool = False, clock=None, camera=None, reads=None):
+    """A Daemon on memory devices and a synthetic tray, and the bots that play it. Paced
+    (real time), it reads settled rolls on a thread of their own, as the service does;
+    otherwise on ``reads`` if given, else within each step (a clock of its own)."""
     from companion.config import LED_ROLES
     from companion.devices.build import Devices
     from companion.devices.camera import SyntheticSource
@@ -247,8 +249,11 @@ def build_demo(game_id: str, players: int, seed: int, state_dir: Path, *, displa
                         event_seconds=2.5 if paced else 0.0,
                         important_event_seconds=4.0 if paced else 0.0)
     devices = Devices(EventQueue(), leds, display, camera)
+    if paced and reads is None:
+        from companion.vision.reading_thread import ReadingThread
+        reads = ReadingThread()
     daemon = Daemon(table, devices, settings, clock=clock, shuffler=StepShuffler(table, seed),
-                    coin_calibration=synthetic_coin_calibration())
+                    coin_calibration=synthetic_coin_calibration(), reads=reads)
     bots = TableBots(daemon, camera, seed, game_id, players, paced)
     g = table.game
     if g is not None and (g.game_id != game_id or g.n != players):
@@ -296,6 +301,8 @@ def run_demo(game_id: str, players: int | None = None, seed: int = 0, state: Pat
         status["lcd"] = list(daemon.devices.display.text)
         return status
     finally:
+        if daemon.reads is not None:
+            daemon.reads.close()
         daemon.devices.close()
         table.close()
         if tmp is not None:

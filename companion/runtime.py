@@ -74,6 +74,7 @@ def start_daemon(config: str | None, *, sim: bool = False, state: Path | None = 
     from companion.daemon import Daemon
     from companion.devices.build import open_devices
     from companion.table import JournalError, Table
+    from companion.vision.reading_thread import ReadingThread
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s", stream=sys.stderr)
     try:
@@ -108,7 +109,7 @@ def start_daemon(config: str | None, *, sim: bool = False, state: Path | None = 
     # Coins are read only once `companion coins calibrate` has taught the reader the coin.
     coin_cal = cal if cal is not None and cal.coin else None
     daemon = Daemon(table, devices, settings, dice_calibration=cal, coin_calibration=coin_cal,
-                    hooks=hooks)
+                    hooks=hooks, reads=ReadingThread())
     log.info("journal %s; %s", table.journal.path,
              f"resuming {table.game.game_id}" if table.game else "no game yet")
     return daemon.run()

@@ -253,3 +253,58 @@ def test_the_display_says_the_dice_are_moving_then_being_read_then_what_they_sho
     assert sorted(daemon.controller.review["values"]) == [2, 4, 6]
     daemon.devices.close()
     daemon.table.close()
+
+
+def gated_reads():
+    """A reading thread whose one thread waits for the gate before the reads handed to it
+    (they queue behind it, as behind a slow read on a Pi)."""
+    import threading
+
+    from companion.vision.reading_thread import ReadingThread
+
+    reads, gate = ReadingThread(), threading.Event()
+    reads.submit(gate.wait, 30)
+    return reads, gate
+
+
+def test_the_loop_goes_on_while_a_roll_is_read_and_takes_the_reading_when_it_is_done(tmp_path):
+    # The service reads a settled roll on a thread of its own: while a slow read goes on,
+    # the loop keeps drawing the screen; when it is done, the players see what it read.
+    reads, gate = gated_reads()
+    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, reads=reads)
+    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
+    daemon.devices.camera.show([2, 6, 4])
+    for _ in range(60):   # 4 s of frames, the read held up all along
+        daemon.step(0)
+        daemon.clock.advance(1 / 15)
+    assert daemon.devices.display.lines[2].strip() == "Reading dice..."
+    assert daemon.controller.review is None
+    gate.set()
+    for _ in range(600):
+        daemon.step(0)
+        daemon.clock.advance(1 / 15)
+        if daemon.controller.review is not None:
+            break
+        time.sleep(0.01)   # (the reads take real time)
+    assert daemon.devices.display.lines[0].startswith("Read: ")
+    assert sorted(daemon.controller.review["values"]) == [2, 4, 6]
+    daemon.shutdown()
+
+
+def test_a_press_is_answered_while_a_roll_is_being_read(tmp_path):
+    from companion.devices.events import ButtonEvent
+
+    reads, gate = gated_reads()
+    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, reads=reads)
+    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
+    daemon.devices.camera.show([2, 6, 4])
+    for _ in range(20):
+        daemon.step(0)
+        daemon.clock.advance(1 / 15)
+    assert daemon.detector.reading_now
+    daemon.devices.events.put(ButtonEvent("back", "press"))
+    daemon.step(0)
+    assert daemon.devices.display.lines[0].strip() == "Paused"
+    assert daemon.detector.reading_now   # (answered before the read was done)
+    gate.set()
+    daemon.shutdown()

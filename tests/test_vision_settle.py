@@ -385,3 +385,73 @@ def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported
         reports.append(sorted(out[0][1].values))
         assert [(t.value, math.hypot(t.x - a[0], t.y - a[1]) < 5) for t in det.left_out] == [(6, True)]
     assert reports == [[3, 5], [2, 3]]
+
+
+def catch_up(reads):
+    """Wait until the reading thread has done what was handed to it so far (in order)."""
+    reads.submit(lambda: None).result(timeout=60)
+
+
+def test_a_roll_read_on_a_reading_thread_is_the_roll_read_in_feed_a_frame_later(roll):
+    # The daemon's loop hands each look at the still tray to a thread and goes on; the
+    # same frames are read, and the reading is taken on the frame after the last look.
+    from companion.vision.reading_thread import ReadingThread
+
+    frames, _ = roll
+    inline = SettleDetector()
+    inline.arm()
+    (t_inline, expected), = run(frames, inline)
+    reads = ReadingThread()
+    det = SettleDetector(executor=reads)
+    det.arm()
+    out = []
+    for t, frame in frames:
+        reading = det.feed(frame, t)
+        if reading is not None:
+            out.append((t, reading))
+        catch_up(reads)
+    reads.close()
+    (t, reading), = out
+    assert reading.marks == expected.marks
+    assert t == pytest.approx(t_inline + 1 / 30)
+
+
+def test_a_look_handed_over_before_a_hand_reached_in_is_dropped_unread():
+    # A slow read (a Pi) is still on its way when a hand reaches into the tray: what it
+    # would read is no longer the tray, so it is dropped, and the dice are read once the
+    # hand is gone, from frames taken after it.
+    import threading
+
+    import numpy as np
+
+    from companion.vision.dice import read_dice
+    from companion.vision.reading_thread import ReadingThread
+
+    frames, info = render_roll([4, 4, 1], seed=3, fps=15, hand=True, after=1.0)
+    looked = []
+
+    def reader(frame):
+        looked.append(frame)
+        return read_dice(frame)
+
+    reads, gate = ReadingThread(), threading.Event()
+    reads.submit(gate.wait, 30)   # (the reads handed over queue behind it)
+    det = SettleDetector(reader=reader, executor=reads)
+    det.arm()
+    out = []
+    for t, frame in frames:
+        if t >= info["hand"][1]:
+            gate.set()
+        reading = det.feed(frame, t)
+        if reading is not None:
+            out.append((t, reading))
+        if t < info["hand"][0] and t > info["rest_at"] + 0.3:
+            assert det.state == "settling" and det.reading_now
+        if gate.is_set():
+            catch_up(reads)
+    reads.close()
+    (t, reading), = out
+    assert t > info["hand"][1]
+    assert sorted(reading.values) == [1, 4, 4]
+    before_hand = [f for t, f in frames if t < info["hand"][0]]
+    assert looked and not any(np.array_equal(a, b) for a in looked for b in before_hand)

@@ -10,6 +10,11 @@ The daemon calls it in its main loop::
         if reading is not None:
             ...                               # offer it to the Table; the detector disarms
 
+With ``executor=`` (a ``reading_thread.ReadingThread``), ``feed`` hands each look at the
+still tray to it and returns at once, taking its reading on the first frame after it is
+done (and handing the next look over then); motion meanwhile drops it. The same frames are
+read as without, and the daemon's loop goes on answering the buttons while a roll is read.
+
 How it decides:
 
 - Motion is measured on a small copy of each frame (brightened if underexposed, as the
@@ -133,7 +138,7 @@ class SettleDetector:
     def __init__(self, calibration=None, *, reader: Callable | None = None,
                  still_time: float = 0.25, still_reads: int = 3, motion_share: float = 0.002,
                  pixel_threshold: int = 18, require_motion: bool = True,
-                 auto_rearm: bool = False, position_tolerance: float = 0.03):
+                 auto_rearm: bool = False, position_tolerance: float = 0.03, executor=None):
         self.calibration = calibration
         if reader is None:
             reader = self._read_as_learnt
@@ -145,6 +150,10 @@ class SettleDetector:
         self.require_motion = require_motion
         self.auto_rearm = auto_rearm
         self.position_tolerance = position_tolerance
+        # Where reads go (``submit(fn, frame) -> Future``: a ``ReadingThread``); None: read
+        # in ``feed`` itself.
+        self.executor = executor
+        self._pending = None
         self.reset()
 
     @property
@@ -194,9 +203,11 @@ class SettleDetector:
                                          frame_size=[frame.shape[1], frame.shape[0]]))
         if self.learnt_stretch and cal.stretch is None:
             cal = cal.merged(Calibration(stretch=list(self.learnt_stretch)))
-        first = self._candidates[0] if self._candidates else None
+        # (One look at the list: on a reading thread, motion may replace it meanwhile.)
+        candidates = self._candidates
+        first = candidates[0] if candidates else None
         if first is not None and (first.uncertain or not first.dice):
-            later = enlarged_frame(frame, self._candidates, cal)
+            later = enlarged_frame(frame, candidates, cal)
             if later is not None:
                 return later
         return read_dice(frame, cal)
@@ -206,6 +217,7 @@ class SettleDetector:
         """Disarmed, no previous frame, no previous report: as new. ``forget=False`` keeps
         what the rolls so far showed of the camera (the daemon's next roll, same camera)."""
         self.state = IDLE
+        self._drop_read()
         self._prev: np.ndarray | None = None
         self._still_since: float | None = None
         self._candidates: list[DiceReading] = []
@@ -226,6 +238,7 @@ class SettleDetector:
     def arm(self) -> None:
         """Expect a roll: the next time the tray moves and settles, report one reading."""
         self.state = ARMED if self.require_motion else SETTLING
+        self._drop_read()
         self._candidates = []
         self._still_since = None
         self._before = None
@@ -266,6 +279,7 @@ class SettleDetector:
             self.last_motion = t
             self._still_since = None
             self._candidates = []
+            self._drop_read()
             if self.state in (ARMED, SETTLING):
                 self.state = MOVING
             elif self.state == DONE and self.auto_rearm:
@@ -281,12 +295,18 @@ class SettleDetector:
             self.state = SETTLING
         if self.state != SETTLING or t - self._still_since < self.still_time:
             return None
-        self._candidates.append(self.reader(frame))
+        read = self._read(frame)
+        if read is None:
+            return None
+        looked_at, one = read
+        self._candidates.append(one)
         reading = enough(self._candidates, self.still_reads)
         if reading is None:
+            if self.executor is not None:
+                self._read(frame)   # (the next look, handed over at once)
             return None
         self._candidates = []
-        reading = self._rolled_places(reading, frame)
+        reading = self._rolled_places(reading, looked_at)
         if self._last_report is not None and (
                 self._changed(self._last_view, self._prev) <= self.motion_share
                 or self.unmoved(reading, self._last_report)):
@@ -305,6 +325,35 @@ class SettleDetector:
         self.state = DONE
         self._learn(reading)
         return reading
+
+    def _read(self, frame: np.ndarray):
+        """(the frame looked at, its reading): the next look at the still tray. Where reads
+        go to ``executor``, the reading of the frame handed over before, once it is done,
+        and None while it is not; where none is on its way, ``frame`` is handed over (a
+        copy: a camera may fill the same buffer again) and None returned."""
+        if self.executor is None:
+            return frame, self.reader(frame)
+        if self._pending is None:
+            frame = frame.copy()
+            self._pending = (self.executor.submit(self.reader, frame), frame)
+            return None
+        future, looked_at = self._pending
+        if not future.done():
+            return None
+        self._pending = None
+        return looked_at, future.result()   # (a reader's error is raised here, as inline)
+
+    def _drop_read(self) -> None:
+        """Forget the read on its way, if any (the tray moved, or a new roll is wanted):
+        its reading is never taken, and one not started yet is not started."""
+        if self._pending is not None:
+            self._pending[0].cancel()
+            self._pending = None
+
+    @property
+    def reading_now(self) -> bool:
+        """A look at the tray is on its way (``executor``) and not done yet."""
+        return self._pending is not None and not self._pending[0].done()
 
     @staticmethod
     def _view(frame: np.ndarray) -> np.ndarray:
