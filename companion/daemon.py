@@ -107,7 +107,10 @@ class Daemon:
                 return
         want = self.controller.tray()
         if want is None:
-            self._armed_for = None
+            # (Paused, a notice on screen, a reading shown: until ``tray_generation`` moves
+            # on, the roll wanted after is this one, and the detector goes on from what it
+            # saw. Dice thrown meanwhile are a roll; dice still being read are read on.
+            # Armed anew, it would wait for motion, and the players would have to roll again.)
             return
         key = (*want, self.controller.tray_generation)
         if key != self._armed_for:

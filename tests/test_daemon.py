@@ -68,6 +68,13 @@ def play_until(daemon, bots, condition, steps=5000):
     raise AssertionError("the condition never came")
 
 
+def step_frames(daemon, n):
+    """``n`` steps of the loop, a frame's time (15 fps) apart."""
+    for _ in range(n):
+        daemon.step(0)
+        daemon.clock.advance(1 / 15)
+
+
 @pytest.mark.parametrize("turn", [12.0, 0.0])
 def test_players_are_asked_once_to_level_a_camera_the_rolls_show_turned(turn, tmp_path):
     # A webcam 45 degrees from overhead, turned about its own axis (its picture by 12
@@ -274,15 +281,12 @@ def test_the_loop_goes_on_while_a_roll_is_read_and_takes_the_reading_when_it_is_
     daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, reads=reads)
     play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
     daemon.devices.camera.show([2, 6, 4])
-    for _ in range(60):   # 4 s of frames, the read held up all along
-        daemon.step(0)
-        daemon.clock.advance(1 / 15)
+    step_frames(daemon, 60)   # 4 s of frames, the read held up all along
     assert daemon.devices.display.lines[2].strip() == "Reading dice..."
     assert daemon.controller.review is None
     gate.set()
     for _ in range(600):
-        daemon.step(0)
-        daemon.clock.advance(1 / 15)
+        step_frames(daemon, 1)
         if daemon.controller.review is not None:
             break
         time.sleep(0.01)   # (the reads take real time)
@@ -291,20 +295,49 @@ def test_the_loop_goes_on_while_a_roll_is_read_and_takes_the_reading_when_it_is_
     daemon.shutdown()
 
 
-def test_a_press_is_answered_while_a_roll_is_being_read(tmp_path):
+def test_a_press_is_answered_while_a_roll_is_being_read_and_the_roll_is_read_on_after(tmp_path):
+    # Back on "Reading dice..." pauses the game at once; Continue, and the roll is read on
+    # (the same roll: nobody rolls again).
     from companion.devices.events import ButtonEvent
 
     reads, gate = gated_reads()
     daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, reads=reads)
     play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
     daemon.devices.camera.show([2, 6, 4])
-    for _ in range(20):
-        daemon.step(0)
-        daemon.clock.advance(1 / 15)
+    step_frames(daemon, 20)
     assert daemon.detector.reading_now
     daemon.devices.events.put(ButtonEvent("back", "press"))
     daemon.step(0)
     assert daemon.devices.display.lines[0].strip() == "Paused"
     assert daemon.detector.reading_now   # (answered before the read was done)
     gate.set()
+    for _ in range(15):   # (a webcam's frames go by unread: it keeps the newest)
+        daemon.devices.camera.read()
+    daemon.devices.events.put(ButtonEvent("back", "press"))   # Continue
+    for _ in range(600):
+        step_frames(daemon, 1)
+        if daemon.controller.review is not None:
+            break
+        time.sleep(0.01)   # (the reads take real time)
+    assert sorted(daemon.controller.review["values"]) == [2, 4, 6]
+    daemon.shutdown()
+
+
+def test_dice_thrown_while_the_game_is_paused_are_read_once_it_goes_on(tmp_path):
+    # Paused while a roll is wanted, the roll wanted after is the same one: dice thrown
+    # meanwhile are read when play goes on, not waited for again.
+    from companion.devices.events import ButtonEvent
+
+    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path)
+    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
+    step_frames(daemon, 5)
+    daemon.devices.events.put(ButtonEvent("back", "press"))
+    step_frames(daemon, 1)
+    assert daemon.devices.display.lines[0].strip() == "Paused"
+    daemon.devices.camera.show([2, 6, 4])
+    for _ in range(15):   # (a webcam's frames go by unread: it keeps the newest)
+        daemon.devices.camera.read()
+    daemon.devices.events.put(ButtonEvent("back", "press"))   # Continue
+    step_frames(daemon, 40)
+    assert sorted(daemon.controller.review["values"]) == [2, 4, 6]
     daemon.shutdown()
