@@ -5,7 +5,8 @@ one), feed a camera frame to the settle detector while the controller wants a ro
 tell the controller what the detector sees: dice moving, or still and being read), let
 time pass in the controller, then draw the display and set the LEDs. ``run`` repeats it
 until SIGTERM, tells systemd it is ready, and pings the watchdog from this loop only, and
-only while it is healthy (frames arrive when a roll is wanted; the USB panel answers).
+only while it is healthy (frames arrive when a roll is wanted; a look at the tray ends; the
+USB panel answers).
 
 The demo and the tests drive the same ``step`` with memory devices, a synthetic tray and
 a clock of their own. The service reads settled rolls on a thread of their own (``reads``:
@@ -28,6 +29,10 @@ from companion.table import Table
 
 CAMERA_RETRY_SECONDS = 5.0
 STALE_FRAME_SECONDS = 5.0
+# A look at a still tray on the reading thread not done after this long is stuck (a Pi takes
+# seconds at worst): the loop is unhealthy, and the watchdog restarts the service, as it did
+# when the read held up the loop itself.
+STUCK_READ_SECONDS = 60.0
 # The rolls whose dice's size must agree before the players hear it is too small.
 SIZED_ROLLS = 3
 
@@ -195,6 +200,9 @@ class Daemon:
         if self.controller.tray() is not None and self.camera_open and self.last_frame_at is not None:
             if now - self.last_frame_at > STALE_FRAME_SECONDS:
                 return False, f"no camera frame for {now - self.last_frame_at:.0f} s"
+        since = self.detector.reading_since if self.detector is not None else None
+        if since is not None and now - since > STUCK_READ_SECONDS:
+            return False, f"a look at the tray not done after {now - since:.0f} s"
         panel = self.devices.panel
         if panel is not None and hasattr(panel, "healthy") and not panel.healthy():
             return False, "the USB panel's link is not running"

@@ -75,6 +75,33 @@ def step_frames(daemon, n):
         daemon.clock.advance(1 / 15)
 
 
+def roll_read_held_up(tmp_path):
+    """(daemon, gate): All Fall Down waiting for 3 dice, a 2, a 6 and a 4 thrown, and the
+    look at them held up on the reading thread until the gate opens (the reads queue
+    behind a call that waits for it, as behind a slow read on a Pi)."""
+    import threading
+
+    from companion.vision.reading_thread import ReadingThread
+
+    reads, gate = ReadingThread(), threading.Event()
+    reads.submit(gate.wait, 30)
+    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, reads=reads)
+    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
+    daemon.devices.camera.show([2, 6, 4])
+    step_frames(daemon, 20)
+    assert daemon.detector.reading_now
+    return daemon, gate
+
+
+def until_read(daemon):
+    """Steps of the loop until a reading is on screen (the reads take real time)."""
+    for _ in range(600):
+        step_frames(daemon, 1)
+        if daemon.controller.review is not None:
+            return
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize("turn", [12.0, 0.0])
 def test_players_are_asked_once_to_level_a_camera_the_rolls_show_turned(turn, tmp_path):
     # A webcam 45 degrees from overhead, turned about its own axis (its picture by 12
@@ -160,6 +187,18 @@ def test_the_watchdog_is_withheld_while_frames_stop_coming(tmp_path):
     ok, why = daemon.health()
     assert not ok and "no camera frame" in why
 
+
+def test_the_watchdog_is_withheld_while_a_look_at_the_tray_never_ends(tmp_path):
+    # A read that hangs no longer holds up the loop, so the loop says it is unhealthy:
+    # the watchdog restarts the service (the game is in the journal), as it did before.
+    daemon, gate = roll_read_held_up(tmp_path)
+    assert daemon.health() == (True, "ok")
+    daemon.clock.advance(61)
+    step_frames(daemon, 1)
+    ok, why = daemon.health()
+    assert not ok and "a look at the tray not done after" in why
+    gate.set()
+    daemon.shutdown()
 
 def test_a_camera_that_disappears_mid_game_falls_back_to_the_buttons_and_comes_back(tmp_path, caplog):
     caplog.set_level("INFO", logger="companion.daemon")
@@ -262,34 +301,15 @@ def test_the_display_says_the_dice_are_moving_then_being_read_then_what_they_sho
     daemon.table.close()
 
 
-def gated_reads():
-    """A reading thread whose one thread waits for the gate before the reads handed to it
-    (they queue behind it, as behind a slow read on a Pi)."""
-    import threading
-
-    from companion.vision.reading_thread import ReadingThread
-
-    reads, gate = ReadingThread(), threading.Event()
-    reads.submit(gate.wait, 30)
-    return reads, gate
-
-
 def test_the_loop_goes_on_while_a_roll_is_read_and_takes_the_reading_when_it_is_done(tmp_path):
     # The service reads a settled roll on a thread of its own: while a slow read goes on,
     # the loop keeps drawing the screen; when it is done, the players see what it read.
-    reads, gate = gated_reads()
-    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, reads=reads)
-    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
-    daemon.devices.camera.show([2, 6, 4])
-    step_frames(daemon, 60)   # 4 s of frames, the read held up all along
+    daemon, gate = roll_read_held_up(tmp_path)
+    step_frames(daemon, 40)   # 4 s of frames in all, the read held up all along
     assert daemon.devices.display.lines[2].strip() == "Reading dice..."
     assert daemon.controller.review is None
     gate.set()
-    for _ in range(600):
-        step_frames(daemon, 1)
-        if daemon.controller.review is not None:
-            break
-        time.sleep(0.01)   # (the reads take real time)
+    until_read(daemon)
     assert daemon.devices.display.lines[0].startswith("Read: ")
     assert sorted(daemon.controller.review["values"]) == [2, 4, 6]
     daemon.shutdown()
@@ -300,12 +320,7 @@ def test_a_press_is_answered_while_a_roll_is_being_read_and_the_roll_is_read_on_
     # (the same roll: nobody rolls again).
     from companion.devices.events import ButtonEvent
 
-    reads, gate = gated_reads()
-    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, reads=reads)
-    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
-    daemon.devices.camera.show([2, 6, 4])
-    step_frames(daemon, 20)
-    assert daemon.detector.reading_now
+    daemon, gate = roll_read_held_up(tmp_path)
     daemon.devices.events.put(ButtonEvent("back", "press"))
     daemon.step(0)
     assert daemon.devices.display.lines[0].strip() == "Paused"
@@ -314,11 +329,7 @@ def test_a_press_is_answered_while_a_roll_is_being_read_and_the_roll_is_read_on_
     for _ in range(15):   # (a webcam's frames go by unread: it keeps the newest)
         daemon.devices.camera.read()
     daemon.devices.events.put(ButtonEvent("back", "press"))   # Continue
-    for _ in range(600):
-        step_frames(daemon, 1)
-        if daemon.controller.review is not None:
-            break
-        time.sleep(0.01)   # (the reads take real time)
+    until_read(daemon)
     assert sorted(daemon.controller.review["values"]) == [2, 4, 6]
     daemon.shutdown()
 

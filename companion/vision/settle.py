@@ -295,7 +295,7 @@ class SettleDetector:
             self.state = SETTLING
         if self.state != SETTLING or t - self._still_since < self.still_time:
             return None
-        read = self._read(frame)
+        read = self._read(frame, t)
         if read is None:
             return None
         looked_at, one = read
@@ -303,7 +303,7 @@ class SettleDetector:
         reading = enough(self._candidates, self.still_reads)
         if reading is None:
             if self.executor is not None:
-                self._read(frame)   # (the next look, handed over at once)
+                self._read(frame, t)   # (the next look, handed over at once)
             return None
         self._candidates = []
         reading = self._rolled_places(reading, looked_at)
@@ -326,18 +326,18 @@ class SettleDetector:
         self._learn(reading)
         return reading
 
-    def _read(self, frame: np.ndarray):
+    def _read(self, frame: np.ndarray, t: float):
         """(the frame looked at, its reading): the next look at the still tray. Where reads
         go to ``executor``, the reading of the frame handed over before, once it is done,
-        and None while it is not; where none is on its way, ``frame`` is handed over (a
-        copy: a camera may fill the same buffer again) and None returned."""
+        and None while it is not; where none is on its way, ``frame`` (taken at ``t``) is
+        handed over (a copy: a camera may fill the same buffer again) and None returned."""
         if self.executor is None:
             return frame, self.reader(frame)
         if self._pending is None:
             frame = frame.copy()
-            self._pending = (self.executor.submit(self.reader, frame), frame)
+            self._pending = (self.executor.submit(self.reader, frame), frame, t)
             return None
-        future, looked_at = self._pending
+        future, looked_at, _ = self._pending
         if not future.done():
             return None
         self._pending = None
@@ -354,6 +354,12 @@ class SettleDetector:
     def reading_now(self) -> bool:
         """A look at the tray is on its way (``executor``) and not done yet."""
         return self._pending is not None and not self._pending[0].done()
+
+    @property
+    def reading_since(self) -> float | None:
+        """When the look on its way and not done yet was handed over (the frame's time);
+        None if none is."""
+        return self._pending[2] if self.reading_now else None
 
     @staticmethod
     def _view(frame: np.ndarray) -> np.ndarray:
