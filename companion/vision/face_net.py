@@ -88,22 +88,21 @@ epochs without the wide frames read 8, 1, 12 and 3 more right and 6, 3, 3 and -1
 tenth step itself so: 14, 2, 13 and 10, and 6, 2, 5 and 4): going on makes the network
 surer of the photos it learns from, and the bars below were set for these weights. Not
 kept: at 55 degrees it read 6 more dice wrong, 5 more of them at 0.8 or more (the
-controller's bar for taking a roll unasked), for 14 more right.
-An eleventh step was tried on frames sharpened in colour (an unsharp mask on Cr and Cb
-alone, 7x7 Gaussian, amount 1: a 4:2:0 JPEG halves the colour's resolution, and small red
-pips on a dark marbled die smear into it), every training scene so sharpened and the reader
-sharpening each frame so (6 epochs on from these weights at 3e-4, seed 19, the eighth step's
-other options). All 250 dev photos as 640x480 JPEG 80 frames, three looks, read right and
-read wrong (the 50 held out in brackets): 55 degrees through a 53-degree webcam, 1,642 (336)
-and 15 (4) -> 1,666 (343) and 16 (4), where the reader sharpening so with these weights, not
-retrained, gave 1,660 and 14; 40 degrees, 1,716 (354) and 11 (0) -> 1,735 (357) and 11 (1);
-55 degrees blurred by 0.6 px, 1,585 (325) and 11 (1) -> 1,598 (330) and 16 (6), and 1,588
-and 17 with soft frames (those ``dice.SOFT_EDGE`` sharpens whole) left unsharpened in
-colour. Not kept: more read wrong where the frame is soft, for 93.0 % read right at 55
-degrees, still short of the issue's 95 %. Going on from earlier weights keeps what they
-read: the two networks trained from scratch with the second step's examples (dots in a
-face's layout, with and without print) read fewer dice. Only OpenCV is needed to run the
-weights.
+controller's bar for taking a roll unasked), for 14 more right. An eleventh step was tried
+on frames sharpened in colour (an unsharp mask on Cr and Cb alone, 7x7 Gaussian, amount 1: a
+4:2:0 JPEG halves the colour's resolution, and small red pips on a dark marbled die smear
+into it), every training scene so sharpened and the reader sharpening each frame so (6
+epochs on from these weights at 3e-4, seed 19, the eighth step's other options). All 250 dev
+photos as 640x480 JPEG 80 frames, three looks, read right and read wrong (the 50 held out in
+brackets): 55 degrees through a 53-degree webcam, 1,642 (336) and 15 (4) -> 1,666 (343) and
+16 (4), where the reader sharpening so with these weights, not retrained, gave 1,660 and 14;
+40 degrees, 1,716 (354) and 11 (0) -> 1,735 (357) and 11 (1); 55 degrees blurred by 0.6 px,
+1,585 (325) and 11 (1) -> 1,598 (330) and 16 (6), and 1,588 and 17 with soft frames (those
+``dice.SOFT_EDGE`` sharpens whole) left unsharpened in colour. Not kept: more read wrong
+where the frame is soft, for 93.0 % read right at 55 degrees, still short of the issue's
+95 %. Going on from earlier weights keeps what they read: the two networks trained from
+scratch with the second step's examples (dots in a face's layout, with and without print)
+read fewer dice. Only OpenCV is needed to run the weights.
 """
 
 from __future__ import annotations
