@@ -66,7 +66,7 @@ class Roll(FrameSource):
         import numpy as np
 
         from companion.vision.render import hand_over
-        self.frame, self.k = frame, 0
+        self.k = 0
         self.still_at: float | None = None   # (when the first still frame was read)
         self.hand = [hand_over(frame, (k + 1) / 12) for k in range(6)]
         rng = np.random.default_rng(0)

@@ -186,7 +186,10 @@ class Daemon:
                 pass
         self.camera_open = False
         self._armed_for = None
-        # (The camera that comes back may stand elsewhere: nothing learnt of this one holds.)
+        # (The camera that comes back may stand elsewhere: nothing learnt of this one holds.
+        # A look at its frames not started yet is not started: the next roll's would wait.)
+        for detector in self._detectors.values():
+            detector.reset()
         self.detector, self._detectors = None, {}
         self.told_turned = self.told_small = self.told_steep = False
         self.camera_retry_at = now + CAMERA_RETRY_SECONDS

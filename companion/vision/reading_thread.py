@@ -8,10 +8,10 @@ watching the frames for motion meanwhile.
 
 ``benchmarks/bench_press_during_read.py`` (the 50 held-out dev photos as rolls, 15 frames a
 second, one core here): Back pressed while the screen said "Reading dice..." showed Paused
-after 29 ms median, 65 ms at worst, all 30 such presses as meant; read in the loop, 89 and
-323 ms, and 2 of 21 were taken for "roll again" on the reading that came up before they
+after 28 ms median, 65 ms at worst, all 30 such presses as meant; read in the loop, 83 and
+315 ms, and 3 of 22 were taken for "roll again" on the reading that came up before they
 were answered. The cost: each look is taken on the first frame after it is done, so the
-reading reaches the screen a frame or two later, 602 against 489 ms median from the hand
+reading reaches the screen a frame or two later, 602 against 496 ms median from the hand
 leaving the tray (on two cores, 603 against 508).
 """
 

@@ -89,8 +89,9 @@ keeps that: the daemon's next roll, same camera). ``state`` is one of "idle", "a
 from __future__ import annotations
 
 import statistics
+from concurrent.futures import Future
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -130,6 +131,14 @@ VIEW_WIDTH = 320
 IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
 
 
+class _Look(NamedTuple):
+    """A look at the still tray handed to the executor: its reading to come, the frame
+    (a copy) and the frame's time."""
+    reading: Future
+    frame: np.ndarray
+    t: float
+
+
 class SettleDetector:
     """Decides when a roll has settled and reports one agreed reading per roll (see the
     module docstring for the rules). ``reader(frame) -> DiceReading`` defaults to
@@ -153,7 +162,7 @@ class SettleDetector:
         # Where reads go (``submit(fn, frame) -> Future``: a ``ReadingThread``); None: read
         # in ``feed`` itself.
         self.executor = executor
-        self._pending = None
+        self._pending: _Look | None = None
         self.reset()
 
     @property
@@ -335,31 +344,31 @@ class SettleDetector:
             return frame, self.reader(frame)
         if self._pending is None:
             frame = frame.copy()
-            self._pending = (self.executor.submit(self.reader, frame), frame, t)
+            self._pending = _Look(self.executor.submit(self.reader, frame), frame, t)
             return None
-        future, looked_at, _ = self._pending
-        if not future.done():
+        look = self._pending
+        if not look.reading.done():
             return None
         self._pending = None
-        return looked_at, future.result()   # (a reader's error is raised here, as inline)
+        return look.frame, look.reading.result()   # (a reader's error is raised here, as inline)
 
     def _drop_read(self) -> None:
         """Forget the read on its way, if any (the tray moved, or a new roll is wanted):
         its reading is never taken, and one not started yet is not started."""
         if self._pending is not None:
-            self._pending[0].cancel()
+            self._pending.reading.cancel()
             self._pending = None
 
     @property
     def reading_now(self) -> bool:
         """A look at the tray is on its way (``executor``) and not done yet."""
-        return self._pending is not None and not self._pending[0].done()
+        return self._pending is not None and not self._pending.reading.done()
 
     @property
     def reading_since(self) -> float | None:
         """When the look on its way and not done yet was handed over (the frame's time);
         None if none is."""
-        return self._pending[2] if self.reading_now else None
+        return self._pending.t if self.reading_now else None
 
     @staticmethod
     def _view(frame: np.ndarray) -> np.ndarray:
