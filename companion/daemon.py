@@ -62,6 +62,8 @@ class Daemon:
         self.detector = None
         self._detectors: dict[str, Any] = {}   # one per kind of roll, while the camera stays
         self._armed_for: tuple | None = None
+        # (per kind of roll, where the game stood when its detector's last reading was shown)
+        self._game_at_reading: dict[str, tuple] = {}
         self.camera_open = False
         self.camera_retry_at = 0.0
         self.last_frame_at: float | None = None
@@ -126,6 +128,12 @@ class Daemon:
                 # The same camera's next roll: a new roll to wait for, but what the rolls so
                 # far showed of the camera (the dice's size, its slant) still holds.
                 self.detector.reset(forget=False)
+                if self._game_at_reading.get(want[0]) != self._game_now():
+                    # The game took an input since: the last reading was entered (or the roll
+                    # was entered by hand). Its dice, left lying, are not this roll's; where
+                    # it took none, the players turned the reading down and may throw only
+                    # part of it again (a cocked die), the rest still this roll's.
+                    self.detector.roll_entered()
             self.detector.arm()
             self._armed_for = key
         try:
@@ -137,8 +145,14 @@ class Daemon:
         reading = self.detector.feed(frame, now)
         self.controller.tray_state(self.detector.state)
         if reading is not None:
+            self._game_at_reading[want[0]] = self._game_now()
             self.controller.reading(reading)
             self._tell_about_camera(frame.shape)
+
+    def _game_now(self) -> tuple:
+        """Where the game stands: which game, and its inputs so far (the last of them)."""
+        active = self.table.active
+        return self.table.game_row_id, len(active), active[-1] if active else None
 
     def _tell_about_camera(self, frame_shape: tuple[int, ...]) -> None:
         """Once the rolls show where the camera stands, tell the players, once each thing,
@@ -191,6 +205,7 @@ class Daemon:
         for detector in self._detectors.values():
             detector.reset()
         self.detector, self._detectors = None, {}
+        self._game_at_reading = {}
         self.told_turned = self.told_small = self.told_steep = False
         self.camera_retry_at = now + CAMERA_RETRY_SECONDS
         self.controller.set_camera(False)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.daemon import CAMERA_RETRY_SECONDS
+from companion.devices.camera import FrameSource
 from companion.demo import build_demo
 
 COMPANION = [sys.executable, "-m", "companion"]
@@ -351,4 +352,79 @@ def test_dice_thrown_while_the_game_is_paused_are_read_once_it_goes_on(tmp_path)
     daemon.devices.events.put(ButtonEvent("back", "press"))   # Continue
     step_frames(daemon, 40)
     assert sorted(daemon.controller.review["values"]) == [2, 4, 6]
+    daemon.shutdown()
+
+
+
+class LaidOutTray(FrameSource):
+    """A webcam over a tray the test throws dice into, each where it says, the dice already
+    there lying as they lay: rendered frames replayed through the camera interface."""
+
+    name = "tray laid out by the test"
+
+    def __init__(self):
+        super().__init__((640, 480))
+        self.lying: list[tuple] = []   # (value, (x, y), angle)
+        self.queued: list = []
+        self.stills = self._stills()
+        self.shown = 0
+
+    def _stills(self):
+        """The tray as it lies, a webcam's noise changing from frame to frame."""
+        from companion.vision.render import render_scene
+        return [render_scene([v for v, _, _ in self.lying], seed=6, positions=[p for _, p, _ in self.lying],
+                             angles=[a for _, _, a in self.lying], die_size=44, light=0,
+                             noise_seed=10 * len(self.lying) + k)[0] for k in range(3)]
+
+    def throw(self, *dice, hand_first=False):
+        """A hand reaches in, and ``dice`` ((value, (x, y), angle) each) lie beside the rest
+        once it is gone. ``hand_first``: the next frame already shows the hand."""
+        from companion.vision.render import hand_over
+        before = self.stills[0]
+        self.lying += dice
+        self.queued = ([] if hand_first else [before]) + [hand_over(before, (k + 1) / 12) for k in range(6)]
+        self.stills = self._stills()
+
+    def _open(self):
+        pass
+
+    def _read(self):
+        if self.queued:
+            return self.queued.pop(0)
+        self.shown += 1
+        return self.stills[self.shown % len(self.stills)].copy()
+
+@pytest.mark.parametrize("reaching", [False, True])
+def test_a_die_left_lying_from_a_roll_entered_is_not_read_again_with_the_next(reaching, tmp_path):
+    # All Fall Down's rolls for storyteller (and survival rolls) may be thrown a few at a
+    # time, each player their own die: Ann's die, entered and left lying, is not Ben's roll
+    # (read with it, the two fit Ben's prompt, and the service would take them unasked),
+    # even where Ben's hand is in the tray already when his roll is wanted (``reaching``:
+    # no still frame before it). A roll turned down and thrown again in part (a cocked die
+    # picked up) is still the whole tray.
+    tray = LaidOutTray()
+    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, camera=tray)
+    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
+    step_frames(daemon, 5)
+    tray.throw((2, (160.0, 200.0), 0.2))
+    step_frames(daemon, 30)
+    assert daemon.controller.review["values"] == [2]
+    bots.press("ok")                                   # "that is all we rolled"
+    step_frames(daemon, 1)
+    assert daemon.devices.display.lines[0].strip() == "Ann rolled 2"
+    bots.press("ok")                                   # (seen)
+    if reaching:
+        tray.throw((5, (470.0, 180.0), 0.9), hand_first=True)
+    step_frames(daemon, 1)
+    assert daemon.controller.tray() == ("dice", 2)
+    if not reaching:
+        step_frames(daemon, 4)
+        tray.throw((5, (470.0, 180.0), 0.9))
+    step_frames(daemon, 30)
+    assert daemon.controller.review["values"] == [5]
+    bots.press("back")                                 # turned down: roll again
+    step_frames(daemon, 5)
+    tray.throw((3, (320.0, 330.0), 0.5))                # the 2 and the 5 left lying
+    step_frames(daemon, 30)
+    assert sorted(daemon.controller.review["values"]) == [3, 5]
     daemon.shutdown()

@@ -359,10 +359,13 @@ def test_things_lying_still_beside_the_tray_are_not_asked_about_a_die_thrown_in_
     assert len(det.left_out) >= 10 if not darker else not det.left_out   # (left out, not read)
 
 
-def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported_it():
-    # Dice a game leaves lying (Down-in-one Street's overstaying: one die thrown again) are
-    # part of the next roll; a die that lay there before any roll, never reported, is not
-    # (nor is a key a frame reads as a die: nothing there moved).
+@pytest.mark.parametrize("entered", [False, True])
+def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported_it(entered):
+    # Dice of a roll the players turned down, left lying while they throw part of it again
+    # (a cocked die), are part of the roll; a die that lay there before any roll, never
+    # reported, is not (nor is a key a frame reads as a die: nothing there moved); nor are
+    # the dice of a roll entered in the game (``entered``): the next prompt's roll is
+    # only the dice thrown for it.
     import math
 
     from companion.vision.render import hand_roll, render_scene
@@ -374,17 +377,50 @@ def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported
 
     a, b, c, d = (160.0, 200.0), (320.0, 260.0), (470.0, 180.0), (450.0, 370.0)
     det = SettleDetector()
-    reports = []
+    reports, lying = [], []
     for before, after in [(([6], [a]), ([6, 3, 5], [a, b, c])),          # 3 and 5 thrown beside a 6
                           (([6, 3, 5], [a, b, c]), ([6, 3, 2], [a, b, d]))]:   # the 5 thrown again
         det.reset(forget=False)   # (the daemon's next roll, the same camera)
+        if entered:
+            det.roll_entered()
         det.arm()
         seq = hand_roll([tray(*before, k) for k in range(6)], [tray(*after, 50 + k) for k in range(12)])
         out = run([(k / 15, f) for k, f in enumerate(seq)], det)
         assert len(out) == 1
         reports.append(sorted(out[0][1].values))
-        assert [(t.value, math.hypot(t.x - a[0], t.y - a[1]) < 5) for t in det.left_out] == [(6, True)]
-    assert reports == [[3, 5], [2, 3]]
+        lying.append(sorted((t.value, next(k for k, p in enumerate((a, b, c, d)) if math.hypot(t.x - p[0], t.y - p[1]) < 5))
+                            for t in det.left_out))
+    if entered:
+        assert reports == [[3, 5], [2]] and lying == [[(6, 0)], [(3, 1), (6, 0)]]
+    else:
+        assert reports == [[3, 5], [2, 3]] and lying == [[(6, 0)], [(6, 0)]]
+
+
+def test_dice_lying_as_the_last_roll_left_them_are_known_with_a_hand_in_the_tray_from_the_first_frame():
+    # The roll wanted while a hand is in the tray already: no frame is still before its
+    # motion, and the tray as the last roll left it is what was there before. The 6 entered
+    # with the last roll and left lying is not read again; an armed detector that never saw
+    # the tray still reads it (as it reads every place where it saw nothing before).
+    from companion.vision.render import hand_over, render_scene
+
+    def tray(values, places, noise):
+        return render_scene(values, seed=6, positions=places, angles=[0.2, 0.5][:len(values)], die_size=44,
+                            light=0, noise_seed=noise)[0]
+
+    a, b = (160.0, 200.0), (320.0, 260.0)
+    first = [tray([6], [a], k) for k in range(8)]
+    second = [tray([6, 4], [a, b], 50 + k) for k in range(12)]
+    reaching = [hand_over(first[0], (k + 1) / 12) for k in range(6)]
+    det = SettleDetector()
+    det.arm()
+    assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate([first[0] * 0] + first)], det)] == [[6]]
+    det.reset(forget=False)
+    det.roll_entered()
+    det.arm()
+    assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate(reaching + second)], det)] == [[4]]
+    fresh = SettleDetector()
+    fresh.arm()
+    assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate(reaching + second)], fresh)] == [[4, 6]]
 
 
 def catch_up(reads):

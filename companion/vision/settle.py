@@ -49,10 +49,12 @@ How it decides:
   here, for 113 read as they are and 114-119 so: ``benchmarks/bench_vision.py``. A Pi's
   core is 4-6 times slower.) Where it measured none, the first of them measures its own,
   and the rest are read at that (``pooling._later_calibration``).
-- Where the frame is as it was before the roll (the tray as it lay still while armed),
-  nothing was rolled: a place the pooled reading asks about there is not asked about (the
-  keys of a keyboard beside the tray, print), and a die read there is left out unless the
-  last roll reported that very die there (a die the game left lying: ``_rolled_places``).
+- Where the frame is as it was before the roll (the tray as it lay still while armed, or
+  where no frame was still before the roll's motion, as the last roll left it), nothing was
+  rolled: a place the pooled reading asks about there is not asked about (the keys of a
+  keyboard beside the tray, print), and a die read there is left out unless the last roll
+  reported that very die there and it was not entered in the game (``roll_entered``): the
+  players threw again part of a roll they turned down (``_rolled_places``).
 - After a report the detector is *done* until re-armed. With ``auto_rearm=True`` it re-arms
   itself, but then still never reports the same dice twice: a new report needs motion
   and a frame and a reading that differ from the last one's (``unmoved``: so a hand
@@ -82,7 +84,8 @@ worth it, and likewise tells the players of dice too small in the picture
 ``setup.placement_advice``.
 
 ``reset()`` forgets everything: disarmed, and what the rolls showed (``reset(forget=False)``
-keeps that: the daemon's next roll, same camera). ``state`` is one of "idle", "armed",
+keeps that, and the last roll's dice and the tray as it left them: the daemon's next roll,
+same camera; ``roll_entered()`` then forgets the dice). ``state`` is one of "idle", "armed",
 "moving", "settling", "done". ``last_motion`` is the time of the last frame with motion.
 """
 
@@ -238,6 +241,9 @@ class SettleDetector:
         if forget:
             # (what the last report read, kept from roll to roll: dice a game leaves lying)
             self._reported: list[tuple] = []
+            # (the frame the last report was read from, as ``_view`` sees it: the tray before
+            # the next roll where no frame is still between arming and its motion)
+            self._settled: np.ndarray | None = None
             self._sides: list[float] = []
             self._square_faces: list[tuple[int, tuple]] = []
             self.learnt_stretch: tuple[float, float] | None = None
@@ -250,7 +256,16 @@ class SettleDetector:
         self._drop_read()
         self._candidates = []
         self._still_since = None
-        self._before = None
+        # (the tray as the last roll left it, until two still frames show it as it lies: a
+        # hand may already be in the tray when the roll is wanted)
+        self._before = self._settled
+
+    def roll_entered(self) -> None:
+        """The last roll reported went into the game: its dice, where they lie as they lay,
+        are no part of the next roll (All Fall Down's players throwing their own dice a few
+        at a time: the first player's die, left lying, is not the second's roll). Without
+        this, they are (the players threw again part of a roll they turned down)."""
+        self._reported = []
 
     # -- the loop ------------------------------------------------------------------------
     def motion(self, frame: np.ndarray) -> float:
@@ -331,6 +346,7 @@ class SettleDetector:
             return None
         self._last_report, self._last_view = reading, self._prev
         self._reported = list(reading.marks)
+        self._settled = self._view(looked_at)
         self.state = DONE
         self._learn(reading)
         return reading
@@ -393,10 +409,12 @@ class SettleDetector:
         did, against none of a key's. On the 250 dev photos as rolls, the tray painted out
         before them (``vision_rolls.py``), no die was left out. A camera bumped or an
         exposure gone changes every place, and then all is read as before. A die read where
-        nothing changed stays where the last roll reported that very die (``_reported``): a
-        game may leave some dice lying and throw the rest (Down-in-one Street's
-        overstaying), and the dice left lying are part of the roll. Works on anything with
-        ``uncertain`` (and ``dice``); as read, where no frame was still before the roll.
+        nothing changed stays where the last roll reported that very die (``_reported``),
+        unless that roll went into the game (``roll_entered``): the players turned it down
+        and threw part of it again (a cocked die), and the dice left lying are part of the
+        roll; a roll entered was the last prompt's, and every one of the five games' dice
+        prompts counts only the dice thrown for it. Works on anything with ``uncertain`` (and
+        ``dice``); as read, where the detector has seen no still tray before the roll.
         What it left out of the last reading pooled is in ``left_out``."""
         self.left_out = []
         dice = getattr(reading, "dice", [])
