@@ -208,8 +208,10 @@ class Controller:
 
     # ------------------------------------------------------------------ readings
 
-    def reading(self, reading: Any) -> None:
-        """A settled reading of the tray: shown for accepting, or for a re-roll."""
+    def reading(self, reading: Any, *, seen: bool = True) -> None:
+        """A settled reading of the tray: shown for accepting, or for a re-roll. ``seen``:
+        the dice were seen moving (False: thrown while no frame was read, or slid there by
+        hand; never taken unasked)."""
         want = self.tray()
         if want is None:
             return
@@ -232,7 +234,7 @@ class Controller:
         whole = len(values) == p.count
         self.review = {"kind": want[0], "values": values, "fits": fits, "whole": whole,
                        "unclear": unclear, "since": self.clock(),
-                       "sure": fits and whole and confidence >= self.cfg.min_confidence}
+                       "sure": seen and fits and whole and confidence >= self.cfg.min_confidence}
 
     # ------------------------------------------------------------------ time
 

@@ -128,12 +128,14 @@ class Daemon:
                 # The same camera's next roll: a new roll to wait for, but what the rolls so
                 # far showed of the camera (the dice's size, its slant) still holds.
                 self.detector.reset(forget=False)
-                if self._game_at_reading.get(want[0]) != self._game_now():
+                rolls = self._rolls_entered_since(want[0])
+                if rolls is not None:
                     # The game took an input since: the last reading was entered (or the roll
                     # was entered by hand). Its dice, left lying, are not this roll's; where
                     # it took none, the players turned the reading down and may throw only
-                    # part of it again (a cocked die), the rest still this roll's.
-                    self.detector.roll_entered()
+                    # part of it again (a cocked die), the rest still this roll's. A roll
+                    # more entered since, the tray was used unseen by this detector.
+                    self.detector.roll_entered(tray_known=rolls <= 1)
             self.detector.arm()
             self._armed_for = key
         try:
@@ -146,13 +148,27 @@ class Daemon:
         self.controller.tray_state(self.detector.state)
         if reading is not None:
             self._game_at_reading[want[0]] = self._game_now()
-            self.controller.reading(reading)
+            self.controller.reading(reading, seen=not self.detector.thrown_unseen)
             self._tell_about_camera(frame.shape)
 
     def _game_now(self) -> tuple:
         """Where the game stands: which game, and its inputs so far (the last of them)."""
         active = self.table.active
         return self.table.game_row_id, len(active), active[-1] if active else None
+
+    def _rolls_entered_since(self, kind: str) -> int | None:
+        """None where the game took no input since the last reading of ``kind``; else how
+        many rolls (dice or coins) it took since (many, where that game or its inputs up to
+        then are gone: another game, an undo)."""
+        then = self._game_at_reading.get(kind)
+        now = self._game_now()
+        if then == now:
+            return None
+        game, n, last = then if then is not None else (None, 0, None)
+        active = self.table.active
+        if game != now[0] or n > len(active) or (n and active[n - 1] != last):
+            return len(active) + 1
+        return sum(1 for _, inp in active[n:] if inp.kind in (DICE, COINS))
 
     def _tell_about_camera(self, frame_shape: tuple[int, ...]) -> None:
         """Once the rolls show where the camera stands, tell the players, once each thing,

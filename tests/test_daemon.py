@@ -376,12 +376,13 @@ class LaidOutTray(FrameSource):
                              angles=[a for _, _, a in self.lying], die_size=44, light=0,
                              noise_seed=10 * len(self.lying) + k)[0] for k in range(3)]
 
-    def throw(self, *dice, hand_first=False):
+    def throw(self, *dice, take=(), hand_first=False):
         """A hand reaches in, and ``dice`` ((value, (x, y), angle) each) lie beside the rest
-        once it is gone. ``hand_first``: the next frame already shows the hand."""
+        once it is gone, those showing ``take`` picked up. ``hand_first``: the next frame
+        already shows the hand."""
         from companion.vision.render import hand_over
         before = self.stills[0]
-        self.lying += dice
+        self.lying = [d for d in self.lying if d[0] not in take] + list(dice)
         self.queued = ([] if hand_first else [before]) + [hand_over(before, (k + 1) / 12) for k in range(6)]
         self.stills = self._stills()
 
@@ -394,6 +395,34 @@ class LaidOutTray(FrameSource):
         self.shown += 1
         return self.stills[self.shown % len(self.stills)].copy()
 
+    def unseen(self):
+        """A second's frames go by unread (a webcam keeps only its newest)."""
+        for _ in range(15):
+            self.read()
+
+
+def first_throw(tmp_path, *dice):
+    """(daemon, bots, tray): All Fall Down's rolls for storyteller (3 dice wanted), ``dice``
+    thrown into a laid-out tray and read."""
+    tray = LaidOutTray()
+    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, camera=tray)
+    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
+    step_frames(daemon, 5)
+    tray.throw(*dice)
+    step_frames(daemon, 30)
+    assert daemon.controller.review["values"] == [v for v, _, _ in sorted(dice, key=lambda d: d[1][0])]
+    return daemon, bots, tray
+
+
+def ann_rolled_2(tmp_path):
+    """``first_throw`` of Ann's 2, entered as all she rolled: "Ann rolled 2" on screen."""
+    daemon, bots, tray = first_throw(tmp_path, (2, (160.0, 200.0), 0.2))
+    bots.press("ok")                                   # "that is all we rolled"
+    step_frames(daemon, 1)
+    assert daemon.devices.display.lines[0].strip() == "Ann rolled 2"
+    return daemon, bots, tray
+
+
 @pytest.mark.parametrize("reaching", [False, True])
 def test_a_die_left_lying_from_a_roll_entered_is_not_read_again_with_the_next(reaching, tmp_path):
     # All Fall Down's rolls for storyteller (and survival rolls) may be thrown a few at a
@@ -402,16 +431,7 @@ def test_a_die_left_lying_from_a_roll_entered_is_not_read_again_with_the_next(re
     # even where Ben's hand is in the tray already when his roll is wanted (``reaching``:
     # no still frame before it). A roll turned down and thrown again in part (a cocked die
     # picked up) is still the whole tray.
-    tray = LaidOutTray()
-    daemon, bots = build_demo("all-fall-down", 3, 5, tmp_path, camera=tray)
-    play_until(daemon, bots, lambda: daemon.controller.tray() == ("dice", 3))
-    step_frames(daemon, 5)
-    tray.throw((2, (160.0, 200.0), 0.2))
-    step_frames(daemon, 30)
-    assert daemon.controller.review["values"] == [2]
-    bots.press("ok")                                   # "that is all we rolled"
-    step_frames(daemon, 1)
-    assert daemon.devices.display.lines[0].strip() == "Ann rolled 2"
+    daemon, bots, tray = ann_rolled_2(tmp_path)
     bots.press("ok")                                   # (seen)
     if reaching:
         tray.throw((5, (470.0, 180.0), 0.9), hand_first=True)
@@ -427,4 +447,74 @@ def test_a_die_left_lying_from_a_roll_entered_is_not_read_again_with_the_next(re
     tray.throw((3, (320.0, 330.0), 0.5))                # the 2 and the 5 left lying
     step_frames(daemon, 30)
     assert sorted(daemon.controller.review["values"]) == [3, 5]
+    daemon.shutdown()
+
+
+def test_dice_thrown_while_a_notice_is_on_screen_are_read_once_it_goes(tmp_path):
+    # "Ann rolled 2" is on screen for a few seconds; Cy throws meanwhile. His die is read
+    # when his prompt comes up, not waited for as if it had lain there before (the players
+    # would have to throw again), and shown for a press: nothing was seen moving. A die
+    # only picked up meanwhile is no roll.
+    daemon, bots, tray = ann_rolled_2(tmp_path)
+    tray.throw(take=[2])                               # Ann takes her die back, unseen
+    tray.unseen()
+    bots.press("ok")
+    step_frames(daemon, 30)
+    assert daemon.controller.tray() == ("dice", 2) and daemon.controller.review is None
+    assert daemon.devices.display.lines[2].strip() == "Waiting for dice..."
+    tray.throw((5, (470.0, 180.0), 0.9))                # Ben's, seen
+    step_frames(daemon, 30)
+    assert daemon.controller.review["values"] == [5]
+    bots.press("ok")
+    step_frames(daemon, 1)
+    assert daemon.devices.display.lines[0].strip() == "Ben rolled 5"
+    tray.throw((3, (320.0, 330.0), 0.5))                # Cy's, unseen
+    tray.unseen()
+    bots.press("ok")
+    step_frames(daemon, 30)
+    # (whole, but not taken unasked: dice slid there by hand would look the same)
+    assert daemon.controller.review["values"] == [3] and daemon.controller.review["whole"]
+    assert not daemon.controller.review["sure"]
+    daemon.shutdown()
+
+
+def test_a_die_picked_up_from_a_roll_turned_down_is_no_roll_until_it_is_thrown(tmp_path):
+    # The players turn a reading down and Ben picks up his die to throw it again: Ann's,
+    # left lying, is part of the roll, but not a roll by itself (read the moment Ben's
+    # hand is gone, the players would be shown half a roll).
+    daemon, bots, tray = first_throw(tmp_path, (2, (160.0, 200.0), 0.2), (4, (320.0, 330.0), 0.5))
+    bots.press("back")                                 # turned down: roll again
+    step_frames(daemon, 5)
+    tray.throw(take=[4])
+    step_frames(daemon, 30)
+    assert daemon.controller.review is None
+    assert daemon.devices.display.lines[2].strip() == "Waiting for dice..."
+    tray.throw((6, (470.0, 180.0), 0.9))
+    step_frames(daemon, 30)
+    assert daemon.controller.review["values"] == [2, 6]
+    daemon.shutdown()
+
+
+def test_a_roll_entered_by_hand_meanwhile_is_not_read_as_the_next(tmp_path):
+    # Ben enters his 5 by hand, his die left lying: the tray as the last reading left it
+    # is no longer known to the camera, and Ben's die is not read as Cy's roll (a 5 that
+    # fits Cy's prompt whole and sure: the service would take it unasked).
+    daemon, bots, tray = ann_rolled_2(tmp_path)
+    bots.press("ok")                                   # (seen)
+    step_frames(daemon, 5)
+    assert daemon.controller.tray() == ("dice", 2)
+    bots.press("down")                                 # by hand
+    step_frames(daemon, 1)
+    tray.throw((5, (470.0, 180.0), 0.9))
+    tray.unseen()
+    for button in ["up"] * 4 + ["ok"]:
+        bots.press(button)
+        step_frames(daemon, 1)
+    assert [i.value for i in daemon.table.inputs[-2:]] == [(2,), (5,)]
+    bots.press("ok")                                   # (Ben rolled 5: seen)
+    step_frames(daemon, 30)
+    assert daemon.controller.tray() == ("dice", 1) and daemon.controller.review is None
+    tray.throw((3, (320.0, 330.0), 0.5))
+    step_frames(daemon, 30)
+    assert daemon.controller.review["values"] == [3]
     daemon.shutdown()

@@ -423,6 +423,41 @@ def test_dice_lying_as_the_last_roll_left_them_are_known_with_a_hand_in_the_tray
     assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate(reaching + second)], fresh)] == [[4, 6]]
 
 
+@pytest.mark.parametrize("watched", [False, True])
+def test_dice_lying_as_the_last_roll_left_them_in_a_shadow_cast_since_are_no_roll(watched):
+    # A player leaning over the tray casts a shadow over the last roll's dice (or the
+    # exposure drifts): the frame changes about them, but they show what they showed,
+    # where they lay. No roll, whether the shadow fell while no frame was read (the tray
+    # compared with the tray as the last roll left it) or while the detector watched (a
+    # change, then still). The die thrown into the shadow after is a roll, alone.
+    from companion.vision.render import hand_roll, render_scene
+
+    def tray(values, places, noise):
+        return render_scene(values, seed=6, positions=places, angles=[0.2, 0.5, 0.9][:len(values)], die_size=44,
+                            light=0, noise_seed=noise)[0]
+
+    def shaded(frame):
+        frame = frame.copy()
+        frame[150:330, 100:390] = (frame[150:330, 100:390] * 0.7).astype(frame.dtype)
+        return frame
+
+    a, b, c = (160.0, 200.0), (320.0, 260.0), (220.0, 300.0)
+    det = SettleDetector()
+    det.arm()
+    first = [tray([6, 4], [a, b], k) for k in range(8)]
+    assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate([first[0] * 0] + first)], det)] == [[4, 6]]
+    det.reset(forget=False)
+    det.roll_entered()
+    det.arm()
+    lit = [tray([6, 4], [a, b], 20 + k) for k in range(4)] if watched else []
+    still = [shaded(tray([6, 4], [a, b], 30 + k)) for k in range(12)]
+    frames = [(k / 15, f) for k, f in enumerate(lit + still)]
+    assert det.feed(*frames[0][::-1]) is None and det.state == ("armed" if watched else "moving")
+    assert run(frames[1:], det) == [] and det.state == "armed"
+    thrown = [shaded(tray([6, 4, 1], [a, b, c], 50 + k)) for k in range(12)]
+    out = run([(2 + k / 15, f) for k, f in enumerate(hand_roll(still[:3], thrown))], det)
+    assert [sorted(r.values) for _, r in out] == [[1]]
+
 def catch_up(reads):
     """Wait until the reading thread has done what was handed to it so far (in order)."""
     reads.submit(lambda: None).result(timeout=60)
