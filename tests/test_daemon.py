@@ -378,13 +378,21 @@ class LaidOutTray(FrameSource):
 
     def throw(self, *dice, take=(), hand_first=False):
         """A hand reaches in, and ``dice`` ((value, (x, y), angle) each) lie beside the rest
-        once it is gone, those showing ``take`` picked up. ``hand_first``: the next frame
-        already shows the hand."""
+        once it is gone, the leftmost die showing each of ``take`` picked up. ``hand_first``:
+        the next frame already shows the hand."""
         from companion.vision.render import hand_over
         before = self.stills[0]
-        self.lying = [d for d in self.lying if d[0] not in take] + list(dice)
+        lying = sorted(self.lying, key=lambda d: d[1])
+        for value in take:
+            lying.remove(next(d for d in lying if d[0] == value))
+        self.lying = lying + list(dice)
         self.queued = ([] if hand_first else [before]) + [hand_over(before, (k + 1) / 12) for k in range(6)]
         self.stills = self._stills()
+
+    def throw_all(self, *values):
+        """Every die picked up, and ``values`` thrown, left to right across the tray."""
+        self.throw(*[(v, (70.0 + 72 * k, 300.0 if k % 2 else 180.0), 0.3 * k) for k, v in enumerate(values)],
+                   take=[v for v, _, _ in self.lying])
 
     def _open(self):
         pass
@@ -517,4 +525,46 @@ def test_a_roll_entered_by_hand_meanwhile_is_not_read_as_the_next(tmp_path):
     tray.throw((3, (320.0, 330.0), 0.5))
     step_frames(daemon, 30)
     assert daemon.controller.review["values"] == [3]
+    daemon.shutdown()
+
+
+def test_one_die_thrown_again_among_the_dice_of_a_cover_up_is_read_alone(tmp_path):
+    # Down-in-one Street: the cover-up roll fails, and the group spends a work thing on
+    # rerolling die 1 (its prompt wants that one die). The other six lie as they lay and
+    # went in with the cover-up: the reading is the die thrown, taken as it is. (Read with
+    # them, seven dice for one: the players had to enter it by hand.)
+    from companion.devices.camera import SyntheticSource
+
+    unplugged = SyntheticSource()
+    unplugged.unplug()   # (the game up to its cover-up, played by the bots with the buttons)
+    daemon, bots = build_demo("down-in-one-street", 3, 0, tmp_path, camera=unplugged)
+    play_until(daemon, bots, lambda: daemon.table.game is not None and daemon.table.game.s["phase"] == "cover-up")
+    daemon.shutdown()
+    tray = LaidOutTray()
+    daemon, bots = build_demo("down-in-one-street", 3, 0, tmp_path, camera=tray)   # (resumed)
+    assert daemon.controller.expected().text == "Cover up: roll 7 dice (need 14)"
+    step_frames(daemon, 1)
+    assert daemon.devices.display.lines[0].startswith("Resumed")
+    bots.press("ok")
+    step_frames(daemon, 5)
+    tray.throw_all(*[1] * 7)
+    step_frames(daemon, 30)
+    assert daemon.controller.review["values"] == [1] * 7
+    bots.press("ok")
+    for _ in range(10):   # (what the failed cover-up means, a notice at a time)
+        step_frames(daemon, 1)
+        if daemon.controller.expected().tag == "reroll-choice" and not daemon.controller.notices:
+            break
+        bots.press("ok")
+    assert daemon.devices.display.lines[0].startswith("Work thing (2 left)")
+    bots.press("down")                                 # "Reroll die 1 (1)"
+    bots.press("ok")
+    step_frames(daemon, 5)
+    assert daemon.controller.tray() == ("dice", 1)
+    tray.throw((6, (320.0, 420.0), 0.7), take=[1])
+    step_frames(daemon, 30)
+    assert daemon.controller.review["values"] == [6] and daemon.controller.review["sure"]
+    bots.press("ok")
+    step_frames(daemon, 1)
+    assert daemon.table.inputs[-1].value == (6,) and daemon.table.game.s["party"]["dice"] == [6] + [1] * 6
     daemon.shutdown()
