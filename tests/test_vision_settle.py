@@ -452,11 +452,13 @@ def test_dice_lying_as_the_last_roll_left_them_in_a_shadow_cast_since_are_no_rol
     lit = [tray([6, 4], [a, b], 20 + k) for k in range(4)] if watched else []
     still = [shaded(tray([6, 4], [a, b], 30 + k)) for k in range(12)]
     frames = [(k / 15, f) for k, f in enumerate(lit + still)]
-    assert det.feed(*frames[0][::-1]) is None and det.state == ("armed" if watched else "moving")
+    t, frame = frames[0]
+    assert det.feed(frame, t) is None and det.state == ("armed" if watched else "moving")
     assert run(frames[1:], det) == [] and det.state == "armed"
     thrown = [shaded(tray([6, 4, 1], [a, b, c], 50 + k)) for k in range(12)]
     out = run([(2 + k / 15, f) for k, f in enumerate(hand_roll(still[:3], thrown))], det)
     assert [sorted(r.values) for _, r in out] == [[1]]
+
 
 def catch_up(reads):
     """Wait until the reading thread has done what was handed to it so far (in order)."""
