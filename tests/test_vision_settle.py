@@ -423,6 +423,35 @@ def test_dice_lying_as_the_last_roll_left_them_are_known_with_a_hand_in_the_tray
     assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate(reaching + second)], fresh)] == [[4, 6]]
 
 
+@pytest.mark.parametrize("later", [3.0, 60.0])
+def test_a_die_thrown_while_no_frame_was_read_is_a_roll_soon_after_the_last(later):
+    # The roll wanted a few seconds after the last was read (its reading and notices on
+    # screen meanwhile), and a die lies there that was not there then: thrown meanwhile,
+    # it is read (seen moving in no frame). A minute later (a story told, a choice argued
+    # over), a thing lying there that was not there then may be a cup set down: the
+    # detector waits for motion, as it did before.
+    from companion.vision.render import render_scene
+
+    def tray(values, places, noise):
+        return render_scene(values, seed=6, positions=places, angles=[0.2, 0.5][:len(values)], die_size=44,
+                            light=0, noise_seed=noise)[0]
+
+    a, b = (160.0, 200.0), (320.0, 260.0)
+    det = SettleDetector()
+    det.arm()
+    first = [tray([6], [a], k) for k in range(8)]
+    out = run([(k / 15, f) for k, f in enumerate([first[0] * 0] + first)], det)
+    assert [sorted(r.values) for _, r in out] == [[6]]
+    det.reset(forget=False)
+    det.roll_entered()
+    det.arm()
+    out = run([(out[0][0] + later + k / 15, tray([6, 4], [a, b], 20 + k)) for k in range(12)], det)
+    if later < 20:
+        assert [sorted(r.values) for _, r in out] == [[4]] and det.thrown_unseen
+    else:
+        assert out == [] and det.state == "armed"
+
+
 @pytest.mark.parametrize("watched", [False, True])
 def test_dice_lying_as_the_last_roll_left_them_in_a_shadow_cast_since_are_no_roll(watched):
     # A player leaning over the tray casts a shadow over the last roll's dice (or the

@@ -51,7 +51,8 @@ How it decides:
   and the rest are read at that (``pooling._later_calibration``).
 - A roll thrown while no frame was read (a notice on screen, the players quicker than the
   prompt) is one: where the first frame since arming differs from the tray as the last roll
-  left it (in some places, not most: ``UNWATCHED_MOST``), that is motion. A daemon arming a
+  left it (in some places, not most: ``UNWATCHED_MOST``; and soon after it:
+  ``UNWATCHED_SECONDS``), that is motion. A daemon arming a
   detector where rolls went in since that it did not see says so (``roll_entered``), and
   then an armed detector waits for motion.
 - Where the frame is as it was before the roll (the tray as it lay still while armed, or
@@ -143,6 +144,10 @@ VIEW_WIDTH = 320
 # the dice painted out: 0.1-6.4 %, median 1.6 %, 3 under the motion check's 0.2 %, which wait
 # for motion as before. The same frames 15 % brighter: 76-100 % changed.)
 UNWATCHED_MOST = 0.25
+# ...and no longer than this after the last roll was read (s): a throw while its reading and
+# notices are on screen (a few seconds each). After a story told or a choice argued over,
+# a cup set down beside the tray would be read as a roll: then the detector waits for motion.
+UNWATCHED_SECONDS = 20.0
 
 IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
 
@@ -257,6 +262,7 @@ class SettleDetector:
             # (the frame the last report was read from, as ``_view`` sees it: the tray before
             # the next roll where no frame is still between arming and its motion)
             self._settled: np.ndarray | None = None
+            self._settled_at = 0.0   # (the time of that frame)
             # (every place the last report's frames showed, left out or not, as (value or
             # None, x, y): a thing lying there as it lay is no sign of a roll)
             self._last_places: list[tuple] = []
@@ -327,7 +333,8 @@ class SettleDetector:
         moving = self.motion(frame) > self.motion_share
         if moving:
             self.thrown_unseen = False
-        elif not seen and self.state == ARMED and self._before is not None:
+        elif not seen and self.state == ARMED and self._before is not None and \
+                t - self._settled_at <= UNWATCHED_SECONDS:
             # The first frame since arming, beside the tray as the last roll left it: dice
             # thrown while no frame was read (a notice on screen, the players quicker than
             # the prompt) are a roll. (Not a change of nearly every place: an exposure gone
@@ -382,9 +389,9 @@ class SettleDetector:
             return None
         self._last_report, self._last_view = reading, self._prev
         self._reported = list(reading.marks)
-        self._settled = self._view(looked_at)
-        self._last_places = self._reported + [(None, t.x, t.y) for t in reading.uncertain] + \
-            [(getattr(t, "value", getattr(t, "face", None)), t.x, t.y) for t in self.left_out]
+        self._settled, self._settled_at = self._view(looked_at), t
+        self._last_places = self._reported + [(None, u.x, u.y) for u in reading.uncertain] + \
+            [(getattr(p, "value", getattr(p, "face", None)), p.x, p.y) for p in self.left_out]
         self.state = DONE
         self._learn(reading)
         return reading
