@@ -51,10 +51,11 @@ How it decides:
   and the rest are read at that (``pooling._later_calibration``).
 - A roll thrown while no frame was read (a notice on screen, the players quicker than the
   prompt) is one: where the first frame since arming differs from the tray as the last roll
-  left it (in some places, not most: ``UNWATCHED_MOST``; and soon after it:
-  ``UNWATCHED_SECONDS``), that is motion. A daemon arming a
-  detector where rolls went in since that it did not see says so (``roll_entered``), and
-  then an armed detector waits for motion.
+  left it, in some places but not most (``UNWATCHED_MOST``), and soon after it
+  (``UNWATCHED_SECONDS``), that is motion, and ``thrown_unseen`` says so until motion is
+  seen (the daemon has such a reading accepted with a press). A daemon arming a detector
+  where rolls went in since that it did not see says so (``roll_entered``), and then an
+  armed detector waits for motion.
 - Where the frame is as it was before the roll (the tray as it lay still while armed, or
   where no frame was still before the roll's motion, as the last roll left it), nothing was
   rolled: a place the pooled reading asks about there is not asked about (the keys of a
