@@ -359,6 +359,28 @@ def test_things_lying_still_beside_the_tray_are_not_asked_about_a_die_thrown_in_
     assert len(det.left_out) >= 10 if not darker else not det.left_out   # (left out, not read)
 
 
+def laid_tray(values, places, noise):
+    """A tray with ``values`` lying at ``places`` (the same tray and light whatever lies
+    there; ``noise``: the frame's sensor noise)."""
+    from companion.vision.render import render_scene
+    return render_scene(values, seed=6, positions=places, angles=[0.2, 0.5, 0.9, 0.4][:len(values)], die_size=44,
+                        light=0, noise_seed=noise)[0]
+
+
+def entered_then_armed(values, places):
+    """(detector, its report's time): ``values`` thrown at ``places`` into the empty tray and
+    reported, the roll entered in the game and the next armed, as the daemon does."""
+    det = SettleDetector()
+    det.arm()
+    first = [laid_tray(values, places, k) for k in range(8)]
+    out = run([(k / 15, f) for k, f in enumerate([first[0] * 0] + first)], det)
+    assert [sorted(r.values) for _, r in out] == [sorted(values)]
+    det.reset(forget=False)
+    det.roll_entered()
+    det.arm()
+    return det, out[0][0]
+
+
 @pytest.mark.parametrize("entered", [False, True])
 def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported_it(entered):
     # Dice of a roll the players turned down, left lying while they throw part of it again
@@ -368,12 +390,7 @@ def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported
     # only the dice thrown for it.
     import math
 
-    from companion.vision.render import hand_roll, render_scene
-
-    def tray(values, places, noise):
-        angles = [0.2, 0.5, 0.9, 0.4][:len(values)]
-        return render_scene(values, seed=6, positions=places, angles=angles, die_size=44, light=0,
-                            noise_seed=noise)[0]
+    from companion.vision.render import hand_roll
 
     a, b, c, d = (160.0, 200.0), (320.0, 260.0), (470.0, 180.0), (450.0, 370.0)
     det = SettleDetector()
@@ -384,7 +401,7 @@ def test_a_die_lying_still_is_part_of_the_roll_only_where_the_last_roll_reported
         if entered:
             det.roll_entered()
         det.arm()
-        seq = hand_roll([tray(*before, k) for k in range(6)], [tray(*after, 50 + k) for k in range(12)])
+        seq = hand_roll([laid_tray(*before, k) for k in range(6)], [laid_tray(*after, 50 + k) for k in range(12)])
         out = run([(k / 15, f) for k, f in enumerate(seq)], det)
         assert len(out) == 1
         reports.append(sorted(out[0][1].values))
@@ -401,22 +418,12 @@ def test_dice_lying_as_the_last_roll_left_them_are_known_with_a_hand_in_the_tray
     # motion, and the tray as the last roll left it is what was there before. The 6 entered
     # with the last roll and left lying is not read again; an armed detector that never saw
     # the tray still reads it (as it reads every place where it saw nothing before).
-    from companion.vision.render import hand_over, render_scene
-
-    def tray(values, places, noise):
-        return render_scene(values, seed=6, positions=places, angles=[0.2, 0.5][:len(values)], die_size=44,
-                            light=0, noise_seed=noise)[0]
+    from companion.vision.render import hand_over
 
     a, b = (160.0, 200.0), (320.0, 260.0)
-    first = [tray([6], [a], k) for k in range(8)]
-    second = [tray([6, 4], [a, b], 50 + k) for k in range(12)]
-    reaching = [hand_over(first[0], (k + 1) / 12) for k in range(6)]
-    det = SettleDetector()
-    det.arm()
-    assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate([first[0] * 0] + first)], det)] == [[6]]
-    det.reset(forget=False)
-    det.roll_entered()
-    det.arm()
+    second = [laid_tray([6, 4], [a, b], 50 + k) for k in range(12)]
+    reaching = [hand_over(laid_tray([6], [a], 0), (k + 1) / 12) for k in range(6)]
+    det, _ = entered_then_armed([6], [a])
     assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate(reaching + second)], det)] == [[4]]
     fresh = SettleDetector()
     fresh.arm()
@@ -430,22 +437,9 @@ def test_a_die_thrown_while_no_frame_was_read_is_a_roll_soon_after_the_last(late
     # it is read (seen moving in no frame). A minute later (a story told, a choice argued
     # over), a thing lying there that was not there then may be a cup set down: the
     # detector waits for motion, as it did before.
-    from companion.vision.render import render_scene
-
-    def tray(values, places, noise):
-        return render_scene(values, seed=6, positions=places, angles=[0.2, 0.5][:len(values)], die_size=44,
-                            light=0, noise_seed=noise)[0]
-
     a, b = (160.0, 200.0), (320.0, 260.0)
-    det = SettleDetector()
-    det.arm()
-    first = [tray([6], [a], k) for k in range(8)]
-    out = run([(k / 15, f) for k, f in enumerate([first[0] * 0] + first)], det)
-    assert [sorted(r.values) for _, r in out] == [[6]]
-    det.reset(forget=False)
-    det.roll_entered()
-    det.arm()
-    out = run([(out[0][0] + later + k / 15, tray([6, 4], [a, b], 20 + k)) for k in range(12)], det)
+    det, reported_at = entered_then_armed([6], [a])
+    out = run([(reported_at + later + k / 15, laid_tray([6, 4], [a, b], 20 + k)) for k in range(12)], det)
     if later < 20:
         assert [sorted(r.values) for _, r in out] == [[4]] and det.thrown_unseen
     else:
@@ -459,11 +453,7 @@ def test_dice_lying_as_the_last_roll_left_them_in_a_shadow_cast_since_are_no_rol
     # where they lay. No roll, whether the shadow fell while no frame was read (the tray
     # compared with the tray as the last roll left it) or while the detector watched (a
     # change, then still). The die thrown into the shadow after is a roll, alone.
-    from companion.vision.render import hand_roll, render_scene
-
-    def tray(values, places, noise):
-        return render_scene(values, seed=6, positions=places, angles=[0.2, 0.5, 0.9][:len(values)], die_size=44,
-                            light=0, noise_seed=noise)[0]
+    from companion.vision.render import hand_roll
 
     def shaded(frame):
         frame = frame.copy()
@@ -471,20 +461,14 @@ def test_dice_lying_as_the_last_roll_left_them_in_a_shadow_cast_since_are_no_rol
         return frame
 
     a, b, c = (160.0, 200.0), (320.0, 260.0), (220.0, 300.0)
-    det = SettleDetector()
-    det.arm()
-    first = [tray([6, 4], [a, b], k) for k in range(8)]
-    assert [sorted(r.values) for _, r in run([(k / 15, f) for k, f in enumerate([first[0] * 0] + first)], det)] == [[4, 6]]
-    det.reset(forget=False)
-    det.roll_entered()
-    det.arm()
-    lit = [tray([6, 4], [a, b], 20 + k) for k in range(4)] if watched else []
-    still = [shaded(tray([6, 4], [a, b], 30 + k)) for k in range(12)]
+    det, _ = entered_then_armed([6, 4], [a, b])
+    lit = [laid_tray([6, 4], [a, b], 20 + k) for k in range(4)] if watched else []
+    still = [shaded(laid_tray([6, 4], [a, b], 30 + k)) for k in range(12)]
     frames = [(k / 15, f) for k, f in enumerate(lit + still)]
     t, frame = frames[0]
     assert det.feed(frame, t) is None and det.state == ("armed" if watched else "moving")
     assert run(frames[1:], det) == [] and det.state == "armed"
-    thrown = [shaded(tray([6, 4, 1], [a, b, c], 50 + k)) for k in range(12)]
+    thrown = [shaded(laid_tray([6, 4, 1], [a, b, c], 50 + k)) for k in range(12)]
     out = run([(2 + k / 15, f) for k, f in enumerate(hand_roll(still[:3], thrown))], det)
     assert [sorted(r.values) for _, r in out] == [[1]]
 

@@ -153,6 +153,12 @@ UNWATCHED_SECONDS = 20.0
 IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
 
 
+def _lies_at(places, t, tol: float, value=None) -> bool:
+    """Something of ``places`` ((value, x, y) each) lies within ``tol`` px of ``t`` along
+    both axes (showing ``value``, where given)."""
+    return any((value is None or v == value) and abs(x - t.x) <= tol and abs(y - t.y) <= tol for v, x, y in places)
+
+
 class _Look(NamedTuple):
     """A look at the still tray handed to the executor: its reading to come, the frame
     (a copy) and the frame's time."""
@@ -317,15 +323,19 @@ class SettleDetector:
         prev, self._prev = self._prev, small
         return self._changed(prev, small)
 
-    def _changed(self, before: np.ndarray | None, after: np.ndarray) -> float:
-        """Share of pixels of ``motion``'s small copies of two frames that differ."""
+    def _differ(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """Where two copies of frames (``motion``'s or ``_view``'s, of one size) differ: by
+        more than ``pixel_threshold`` in any colour channel."""
         import cv2
+        diff = cv2.absdiff(after, before)
+        return (diff.max(axis=2) if diff.ndim == 3 else diff) > self.pixel_threshold
+
+    def _changed(self, before: np.ndarray | None, after: np.ndarray) -> float:
+        """Share of pixels of two such copies that differ (0 where there is no ``before``)."""
         if before is None or before.shape != after.shape:
             return 0.0
-        diff = cv2.absdiff(after, before)
-        if diff.ndim == 3:
-            diff = diff.max(axis=2)
-        return float(np.count_nonzero(diff > self.pixel_threshold)) / diff.size
+        changed = self._differ(before, after)
+        return float(np.count_nonzero(changed)) / changed.size
 
     def feed(self, frame: np.ndarray, t: float) -> DiceReading | None:
         """Feed one frame taken at time ``t`` (seconds); returns a reading once per roll."""
@@ -373,7 +383,8 @@ class SettleDetector:
                 self._read(frame, t)   # (the next look, handed over at once)
             return None
         self._candidates = []
-        reading, rolled = self._rolled_places(reading, looked_at)
+        settled = self._view(looked_at)
+        reading, rolled = self._rolled_places(reading, looked_at, settled)
         if self._last_report is not None and (
                 self._changed(self._last_view, self._prev) <= self.motion_share
                 or self.unmoved(reading, self._last_report)):
@@ -390,7 +401,7 @@ class SettleDetector:
             return None
         self._last_report, self._last_view = reading, self._prev
         self._reported = list(reading.marks)
-        self._settled, self._settled_at = self._view(looked_at), t
+        self._settled, self._settled_at = settled, t
         self._last_places = self._reported + [(None, u.x, u.y) for u in reading.uncertain] + \
             [(getattr(p, "value", getattr(p, "face", None)), p.x, p.y) for p in self.left_out]
         self.state = DONE
@@ -442,8 +453,9 @@ class SettleDetector:
             frame = cv2.resize(frame, (VIEW_WIDTH, max(1, round(h * VIEW_WIDTH / w))), interpolation=cv2.INTER_AREA)
         return even_exposure(cv2.GaussianBlur(frame, (3, 3), 0))
 
-    def _rolled_places(self, reading, frame: np.ndarray):
-        """``reading`` without what it found where ``frame`` is as the tray was before the
+    def _rolled_places(self, reading, frame: np.ndarray, after: np.ndarray):
+        """``reading`` without what it found where ``frame`` (``after``: its ``_view``) is as
+        the tray was before the
         roll (``UNCHANGED_SHARE``): nothing there was rolled. A keyboard's keys, print, a
         coin left lying were asked about at every roll, and now and then read as a die.
         (Rendered desks as rolls, ``vision_desk.py --settled``, 12 views of keyboards and a
@@ -466,40 +478,30 @@ class SettleDetector:
         self.left_out = []
         dice = getattr(reading, "dice", [])
         anything = bool(reading.uncertain or reading.marks)
-        if not anything or self._before is None:
+        before = self._before
+        if not anything or before is None or before.shape != after.shape:
             return reading, anything
-        before, after = self._before, self._view(frame)
-        if before.shape != after.shape:
-            return reading, anything
-        import cv2
         f = after.shape[1] / frame.shape[1]   # (the views' scale)
         side = getattr(reading, "die_side", None) or max(self._frame_size) / 30
         r = max(2, round(0.5 * side * f))
         h, w = after.shape[:2]
         tol = self.position_tolerance * max(self._frame_size)
 
-        def differ(a, b):
-            diff = cv2.absdiff(a, b)
-            return (diff.max(axis=2) if diff.ndim == 3 else diff) > self.pixel_threshold
-
         def changed_at(mask, place) -> bool:
             x, y = min(w - 1, max(0, round(place.x * f))), min(h - 1, max(0, round(place.y * f)))
             window = mask[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
             return np.count_nonzero(window) >= UNCHANGED_SHARE * window.size
 
-        changed = differ(after, before)
+        changed = self._differ(before, after)
         # (where the tray before the roll was not yet as the last roll left it)
-        since_last = None if before is self._settled or self._settled is None or \
-            self._settled.shape != before.shape else differ(before, self._settled)
+        since_last = None if before is self._settled or self._settled is None or not self._last_places or \
+            self._settled.shape != before.shape else self._differ(self._settled, before)
 
         def as_left(t, value=None) -> bool:
             """The last roll showed something at ``t`` (``value``, where given), and the tray
             there was as it left it when this roll began."""
-            return any((value is None or v == value) and abs(x - t.x) <= tol and abs(y - t.y) <= tol
-                       for v, x, y in self._last_places) and (since_last is None or not changed_at(since_last, t))
-
-        def left_lying(d) -> bool:
-            return any(v == d.value and abs(x - d.x) <= tol and abs(y - d.y) <= tol for v, x, y in self._reported)
+            return _lies_at(self._last_places, t, tol, value) and \
+                (since_last is None or not changed_at(since_last, t))
 
         # (A die read as the last roll left it there, or a place asked about where it left
         # anything, is no sign of a roll even where the frame changed about it: a shadow
@@ -508,7 +510,7 @@ class SettleDetector:
         for d in dice:
             moved = changed_at(changed, d)
             thrown = thrown or (moved and not as_left(d, d.value))
-            (read if moved or left_lying(d) else self.left_out).append(d)
+            (read if moved or _lies_at(self._reported, d, tol, d.value) else self.left_out).append(d)
         for u in reading.uncertain:
             moved = changed_at(changed, u)
             thrown = thrown or (moved and not as_left(u))
