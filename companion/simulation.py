@@ -62,6 +62,16 @@ def _same(a: Game, b: Game) -> bool:
     return a.snapshot() == b.snapshot()
 
 
+def _input_logger(log: IO[str], index: int) -> Callable[[Game, Input, list], None]:
+    """``play_game``'s ``on_input`` writing each input of game ``index`` to ``log``, with its
+    public events and the public view after it (a ``--log`` line)."""
+    def on_input(g: Game, inp: Input, events: list) -> None:
+        log.write(json.dumps({"type": "input", "index": index, "input": inp.to_json(),
+                              "events": [e.to_json() for e in events if not e.private],
+                              "public": g.public_view()}) + "\n")
+    return on_input
+
+
 def play_game(cls: type[Game], setup: Setup, rng: random.Random, *, check: str = "fast",
               max_inputs: int = 50_000, replay_at_end: bool = True,
               on_input: Callable[[Game, Input, list], None] | None = None) -> GameRecord:
@@ -132,17 +142,11 @@ def simulate(game_id: str, games: int, seed: int, *, players: int | None = None,
     for i in range(games):
         rng = random.Random(seed * 1_000_003 + i)
         setup = random_setup(cls, rng, players, options)
-        on_input = None
         if log is not None:
             log.write(json.dumps({"type": "setup", "index": i, "game": game_id, "seed": seed,
                                   "setup": setup.to_json()}) + "\n")
-
-            def on_input(g: Game, inp: Input, events: list, _i=i) -> None:
-                log.write(json.dumps({"type": "input", "index": _i, "input": inp.to_json(),
-                                      "events": [e.to_json() for e in events if not e.private],
-                                      "public": g.public_view()}) + "\n")
-        rec = play_game(cls, setup, rng, check=check, on_input=on_input,
-                        replay_at_end=i % REPLAY_EVERY == 0)
+        rec = play_game(cls, setup, rng, check=check, replay_at_end=i % REPLAY_EVERY == 0,
+                        on_input=None if log is None else _input_logger(log, i))
         g = rec.game
         assert g is not None
         score = g.score()
