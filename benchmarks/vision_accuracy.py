@@ -28,7 +28,11 @@ seen from 40 degrees off overhead, from 1.5 photo-widths away (a webcam on a des
 tray), so the far dice come out smaller and flatter than the near ones. ``--barrel 0.1``
 (with ``--tilt``) sees it through a cheap webcam's lens, which bows straight lines out: the
 dice at the frame's corners come out smaller than those at its centre, and flatter along
-the radius (the reader takes every camera for a pinhole one).
+the radius (the reader takes every camera for a pinhole one). ``--frame 2736x2052 --tilt 40
+--fov 65 --jpeg 90`` is a phone's photo of the tray taken at a slant, at the photos' own
+resolution. ``--colours rgb`` (``brg``, ``gbr``...) swaps the photo's colour channels
+first: other dice colours in real photos (red dice blue, blue ones red, the grey tray
+grey), for the issue's "other dice".
 
 Seven labels name another face than the die shows (``photo_views.LABEL_FIXES``), and five
 dice have none (``photo_views.UNLABELLED``), each checked by eye: the scores use the faces
@@ -198,6 +202,9 @@ def main(argv=None) -> int:
     ap.add_argument("--barrel", type=float, default=0.0, help="with --tilt or --roll: the camera's lens's barrel "
                     "distortion k (a cheap webcam's, 0.05-0.15; 0.1: a thing at a corner of the frame looks "
                     "1.3 times smaller along the radius than at its centre; photo_views.perspective)")
+    ap.add_argument("--colours", choices=("bgr", "brg", "gbr", "grb", "rbg", "rgb"), default="bgr",
+                    help="each photo's colour channels reordered first (OpenCV's B,G,R taken as these): "
+                    "other dice colours in real photos ('rgb': red dice blue, blue ones red)")
     ap.add_argument("--jpeg", type=int, default=0, help="JPEG-compress each frame at this quality")
     ap.add_argument("--chroma", choices=sorted(CHROMA), default="420",
                     help="the JPEG's colour subsampling (4:2:0 halves colour resolution both ways)")
@@ -235,6 +242,7 @@ def main(argv=None) -> int:
         ap.error("--yuyv and --jpeg: a frame is either raw YUYV or a JPEG")
 
     import cv2
+    import numpy as np
     from companion.vision import face_net
     from companion.vision.calibration import Calibration, CalibrationError
     from companion.vision.pooling import STILL_LOOKS, read_still
@@ -268,6 +276,8 @@ def main(argv=None) -> int:
     for k, f in enumerate(files):
         held_out = dev_set and (args.offset + args.every * k) % HELD_OUT == 0   # (its place in the whole set)
         img = cv2.imread(f)
+        if args.colours != "bgr":
+            img = np.ascontiguousarray(img[:, :, ["bgr".index(c) for c in args.colours]])
         h, w = img.shape[:2]
         labels = load_labels(f[:-4] + ".txt", w, h, fixed=not args.as_labelled)
         cut_off: list = []
@@ -302,7 +312,7 @@ def main(argv=None) -> int:
                   f"{res['phantom']}, uncertain {res['uncertain']}, missed {res['missed']}")
     pct = lambda k: 100.0 * k / max(1, n_dice)
     print(f"photos {len(files)}, labelled dice {n_dice}" + (f", downscaled to {args.size}px" if args.size else "")
-          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", through a lens of barrel distortion {args.barrel:g}" if args.barrel else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "") + (", raw YUYV (4:2:2)" if args.yuyv else "")
+          + (f", as {args.frame} frames" if args.frame else "") + (f" seen {args.tilt:g} degrees from overhead" if args.frame and args.tilt else "") + (f" by a camera {args.fov:g} degrees wide" if args.fov else "") + (f", read as {args.read_fov:g} degrees wide" if args.read_fov else "") + (f", turned {args.roll:g} degrees" if args.roll else "") + (f", through a lens of barrel distortion {args.barrel:g}" if args.barrel else "") + (f", exposure {args.exposure:g}" if args.exposure != 1.0 else "") + (f", blur {args.blur:g} px" if args.blur else "") + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "") + (f", colours as {args.colours.upper()}" if args.colours != "bgr" else "") + (f", noise {args.noise:g}" if args.noise else "") + (f", JPEG {args.jpeg} ({args.chroma[0]}:{args.chroma[1]}:{args.chroma[2]})" if args.jpeg else "") + (", raw YUYV (4:2:2)" if args.yuyv else "")
           + (", pip reader alone" if args.pips_only else f", face network {args.model}" if args.model else "")
           + (", labels as they are" if args.as_labelled else "")
           + (f", {looks} looks pooled" + (" (two where they agree)" if looks > 2 else "") if looks > 1
