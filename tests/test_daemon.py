@@ -355,7 +355,6 @@ def test_dice_thrown_while_the_game_is_paused_are_read_once_it_goes_on(tmp_path)
     daemon.shutdown()
 
 
-
 class LaidOutTray(FrameSource):
     """A webcam over a tray the test throws dice into, each where it says, the dice already
     there lying as they lay: rendered frames replayed through the camera interface."""
@@ -371,10 +370,9 @@ class LaidOutTray(FrameSource):
 
     def _stills(self):
         """The tray as it lies, a webcam's noise changing from frame to frame."""
-        from companion.vision.render import render_scene
-        return [render_scene([v for v, _, _ in self.lying], seed=6, positions=[p for _, p, _ in self.lying],
-                             angles=[a for _, _, a in self.lying], die_size=44, light=0,
-                             noise_seed=10 * len(self.lying) + k)[0] for k in range(3)]
+        from vision_scenes import laid_tray
+        return [laid_tray([v for v, _, _ in self.lying], [p for _, p, _ in self.lying], 10 * len(self.lying) + k,
+                          [a for _, _, a in self.lying]) for k in range(3)]
 
     def throw(self, *dice, take=(), hand_first=False):
         """A hand reaches in, and ``dice`` ((value, (x, y), angle) each) lie beside the rest

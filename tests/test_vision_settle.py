@@ -4,6 +4,7 @@ import pytest
 
 from companion.vision.render import render_roll
 from companion.vision.settle import SettleDetector
+from vision_scenes import laid_tray
 
 
 def run(frames, det):
@@ -357,14 +358,6 @@ def test_things_lying_still_beside_the_tray_are_not_asked_about_a_die_thrown_in_
     assert any(math.hypot(u.x - x, u.y - y) < 22 for u in reading.uncertain)
     assert len(off_the_dice(reading)) >= 10 if darker else not off_the_dice(reading)
     assert len(det.left_out) >= 10 if not darker else not det.left_out   # (left out, not read)
-
-
-def laid_tray(values, places, noise):
-    """A tray with ``values`` lying at ``places`` (the same tray and light whatever lies
-    there; ``noise``: the frame's sensor noise)."""
-    from companion.vision.render import render_scene
-    return render_scene(values, seed=6, positions=places, angles=[0.2, 0.5, 0.9, 0.4][:len(values)], die_size=44,
-                        light=0, noise_seed=noise)[0]
 
 
 def entered_then_armed(values, places):

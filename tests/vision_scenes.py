@@ -18,6 +18,14 @@ from companion.vision.render import render_scene
 DEV = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets", "dice-real-dev")
 
 
+def laid_tray(values, places, noise, angles=(0.2, 0.5, 0.9, 0.4)):
+    """A rendered tray with ``values`` lying at ``places``, turned by ``angles``: the same
+    tray and light whatever lies there (``noise``: the seed of the frame's sensor noise), as
+    a fixed webcam sees dice thrown in and left lying."""
+    return render_scene(values, seed=6, positions=places, angles=list(angles)[:len(values)], die_size=44,
+                        light=0, noise_seed=noise)[0]
+
+
 @functools.cache
 def accuracy_benchmark():
     """benchmarks/vision_accuracy.py as a module, loaded once: its scoring (``score_image``)

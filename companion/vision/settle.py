@@ -252,7 +252,8 @@ class SettleDetector:
     # -- control -----------------------------------------------------------------------
     def reset(self, *, forget: bool = True) -> None:
         """Disarmed, no previous frame, no previous report: as new. ``forget=False`` keeps
-        what the rolls so far showed of the camera (the daemon's next roll, same camera)."""
+        what the rolls so far showed of the camera, and the last roll's dice and the tray as
+        it left them (the daemon's next roll, same camera: ``roll_entered``)."""
         self.state = IDLE
         self._drop_read()
         self._prev: np.ndarray | None = None
@@ -403,7 +404,7 @@ class SettleDetector:
         self._reported = list(reading.marks)
         self._settled, self._settled_at = settled, t
         self._last_places = self._reported + [(None, u.x, u.y) for u in reading.uncertain] + \
-            [(getattr(p, "value", getattr(p, "face", None)), p.x, p.y) for p in self.left_out]
+            [(getattr(p, "value", None), p.x, p.y) for p in self.left_out]   # (dice and places: never coins)
         self.state = DONE
         self._learn(reading)
         return reading
