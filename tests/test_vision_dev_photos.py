@@ -940,12 +940,13 @@ def test_a_calibrated_logo_face_is_not_read_where_pips_were_missed(name):
     assert res["wrong"] == res["phantom"] == 0
 
 
-@pytest.mark.parametrize("camera", ["webcam", "wide"])
+@pytest.mark.parametrize("camera", ["webcam", "wide", "recoloured"])
 def test_training_webcam_views_keep_their_labels_on_the_dice(tmp_path, camera):
     # The face network learns webcam frames from views of the dev photos, turned so the
     # camera stands on any side of the tray and seen in perspective (also through a wide
-    # webcam near the tray, seen steeply: ``train_faces --wide``): a label that did not
-    # follow its die through the turn and the warp would teach the network wrong faces.
+    # webcam near the tray, seen steeply: ``train_faces --wide``; and with the colour
+    # channels shuffled before the JPEG: ``--recolour``): a label that did not follow its
+    # die through the turn and the warp would teach the network wrong faces.
     import numpy as np
 
     from companion.vision import train_faces
@@ -954,9 +955,10 @@ def test_training_webcam_views_keep_their_labels_on_the_dice(tmp_path, camera):
     name = "IMG_20191208_112305"
     for ext in ("jpg", "txt"):
         os.symlink(os.path.join(DEV, f"{name}.{ext}"), tmp_path / f"{name}.{ext}")
-    where = {"webcam": (train_faces.WEBCAM_TILTS, train_faces.WEBCAM_DISTANCES),
-             "wide": (train_faces.WIDE_TILTS, train_faces.WIDE_DISTANCES)}[camera]
-    views = train_faces.webcam_views(str(tmp_path), 0, 4, np.random.default_rng(2), *where)
+    where = {"wide": (train_faces.WIDE_TILTS, train_faces.WIDE_DISTANCES)}.get(
+        camera, (train_faces.WEBCAM_TILTS, train_faces.WEBCAM_DISTANCES))
+    views = train_faces.webcam_views(str(tmp_path), 0, 4, np.random.default_rng(2), *where,
+                                     recolour=1.0 if camera == "recoloured" else 0.0)
     assert len(views) == 4
     matched = read = 0
     for frame, dice in views:

@@ -100,9 +100,25 @@ brackets): 55 degrees through a 53-degree webcam, 1,642 (336) and 15 (4) -> 1,66
 1,585 (325) and 11 (1) -> 1,598 (330) and 16 (6), and 1,588 and 17 with soft frames (those
 ``dice.SOFT_EDGE`` sharpens whole) left unsharpened in colour. Not kept: more read wrong
 where the frame is soft, for 93.0 % read right at 55 degrees, still short of the issue's
-95 %. Going on from earlier weights keeps what they read: the two networks trained from
-scratch with the second step's examples (dots in a face's layout, with and without print)
-read fewer dice. Only OpenCV is needed to run the weights.
+95 %. A twelfth step showed half the training photos' webcam frames with their colour
+channels shuffled before the JPEG (``--recolour 0.5``; ``augment`` shuffles a crop's after
+it, so a blue pip it shows is a red pip's JPEG smear turned blue, sharp in brightness, where
+a 4:2:0 JPEG of a real blue pip keeps little brightness: red and blue swapped, the dev
+photos read 3.4 points fewer at 55 degrees, ``vision_accuracy.py --colours rgb``), 6 epochs
+on from these weights at 2e-4, seed 20, the eighth step's other options. All 250 dev photos
+as 640x480 JPEG 80 frames, three looks, read right and read wrong (the 50 held out in
+brackets), these weights -> the same 6 epochs without ``--recolour`` -> with it: 55 degrees
+through a 53-degree webcam, 1,642 (336) and 15 (4) -> 1,646 (337) and 18 (3) -> 1,647 (336)
+and 20 (3); red and blue swapped, 1,581 (324) and 13 (1) -> 1,599 (333) and 13 (1) -> 1,594
+(333) and 16 (2); 40 degrees through a 60-degree webcam, 1,707 (351) and 10 (1) -> 1,709
+(353) and 13 (1) -> 1,708 (354) and 16 (1); swapped, 1,639 (338) and 11 (2) -> 1,652 (342)
+and 13 (2) -> 1,660 (341) and 16 (2). Not kept: with the shuffle, as many held-out dice read
+right as without it (1,364 against 1,365 in the four views) and more read wrong of all 250;
+going on without it read more wrong in three views of the four, and of 2,144 rendered dice
+at a slant (``vision_renders.py``) 6 wrong at 0.8 or more against 4, in 3 frames the
+controller would take unasked against 1. Going on from earlier weights keeps what they read:
+the two networks trained from scratch with the second step's examples (dots in a face's
+layout, with and without print) read fewer dice. Only OpenCV is needed to run the weights.
 """
 
 from __future__ import annotations

@@ -11,8 +11,10 @@ crop accuracy on them, as they are and as webcam frames (``webcam_crops``): the 
 trust, since those photos were never seen.
 ``--start WEIGHTS`` goes on from weights exported here rather than from scratch (with a
 smaller ``--lr``): how the shipped weights learnt ``--desk``, ``--webcam``, ``--slanted``,
-``--dots``, ``--same-ground`` and ``--casts`` (see ``face_net.py``), and tried ``--wide``.
-``--webcam K`` adds K webcam frames of each training photo (``webcam_views``); ``--wide K``,
+``--dots``, ``--same-ground`` and ``--casts`` (see ``face_net.py``), and tried ``--wide`` and
+``--recolour``.
+``--webcam K`` adds K webcam frames of each training photo (``webcam_views``), a share
+``--recolour P`` of them with their colour channels shuffled before the JPEG; ``--wide K``,
 K more through a wide webcam near the tray, seen steeply (``WIDE_TILTS``); ``--slanted N``,
 N rendered trays seen at a slant, each die's near side as no face (``slanted_scenes``);
 ``--dots``, dots with no die body as no face (``with_dots``); ``--same-ground``, white dice
@@ -76,7 +78,8 @@ def load_photos(folder: str):
 
 
 def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator,
-                 tilts: tuple[float, float] = WEBCAM_TILTS, distances: tuple[float, float] = WEBCAM_DISTANCES):
+                 tilts: tuple[float, float] = WEBCAM_TILTS, distances: tuple[float, float] = WEBCAM_DISTANCES,
+                 recolour: float = 0.0):
     """``views`` webcam frames of each photo in ``folder`` (but every ``holdout``-th), in
     ``load_photos``'s form: 640x480 (a quarter 960x720) frames of a camera ``tilts`` degrees
     from overhead (0-55), ``distances`` photo-widths away (1.3-2.2; both drawn evenly
@@ -96,6 +99,8 @@ def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator
                 boxes = [(v, h - y, x, bh, bw) for v, x, y, bw, bh in boxes]
             frame = "640x480" if rng.random() < 0.75 else "960x720"
             view, boxes = perspective(view, boxes, frame, float(rng.uniform(*tilts)), float(rng.uniform(*distances)))
+            if recolour and rng.random() < recolour:
+                view = np.ascontiguousarray(view[:, :, rng.permutation(3)])
             quality = int(rng.integers(55, 96))
             view, boxes = as_frame(view, boxes, jpeg=quality, chroma="422" if rng.random() < 0.3 else "420")
             out.append((view, [(v, x, y, max(bw, bh)) for v, x, y, bw, bh in boxes]))
@@ -467,6 +472,8 @@ def main(argv=None) -> int:
                     "frames of each training photo (slanted, small, JPEG-compressed)")
     ap.add_argument("--wide", type=int, default=0, metavar="K", help="also train on K frames of each "
                     "training photo through a wide webcam near the tray, seen steeply (WIDE_TILTS)")
+    ap.add_argument("--recolour", type=float, default=0.0, metavar="P", help="with --webcam: shuffle "
+                    "a webcam frame's colour channels before its JPEG, with this chance")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     # One thread: on a shared two-core machine, two threads wait on each other more than they help.
@@ -477,7 +484,7 @@ def main(argv=None) -> int:
     train = [p for k, p in enumerate(photos) if not args.holdout or k % args.holdout]
     train += rendered_scenes(args.rendered, rng, same_ground=args.same_ground)
     if args.webcam:
-        train += webcam_views(args.photos, args.holdout, args.webcam, rng)
+        train += webcam_views(args.photos, args.holdout, args.webcam, rng, recolour=args.recolour)
     if args.slanted:
         train += slanted_scenes(args.slanted, rng)
     if args.wide:
