@@ -971,6 +971,10 @@ def test_training_webcam_views_keep_their_labels_on_the_dice(tmp_path, camera):
     # (labels that did not follow would leave next to none matched; the reader itself
     # misreads one die in these four views, a 1 as a 2 at the far edge)
     assert read >= 12 and matched >= 0.9 * read
+    # The grey tray fills most of each view, a little warm in this photo (more red than
+    # green, more green than blue): so it stays unless the view's channels were shuffled.
+    orders = [tuple(np.argsort(frame.reshape(-1, 3).mean(axis=0))) for frame, _ in views]
+    assert any(o != (0, 1, 2) for o in orders) == (camera == "recoloured")
 
 
 # --- a still tray through a webcam's noise (the settle detector) -----------------------------
