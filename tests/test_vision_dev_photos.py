@@ -972,7 +972,8 @@ def test_training_webcam_views_keep_their_labels_on_the_dice(tmp_path, camera):
     # misreads one die in these four views, a 1 as a 2 at the far edge)
     assert read >= 12 and matched >= 0.9 * read
     # The grey tray fills most of each view, a little warm in this photo (more red than
-    # green, more green than blue): so it stays unless the view's channels were shuffled.
+    # green, more green than blue), and its colours keep that order unless the view's
+    # channels were shuffled.
     orders = [tuple(np.argsort(frame.reshape(-1, 3).mean(axis=0))) for frame, _ in views]
     assert any(o != (0, 1, 2) for o in orders) == (camera == "recoloured")
 

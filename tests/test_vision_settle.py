@@ -3,7 +3,7 @@
 import pytest
 
 from companion.vision.render import render_roll
-from companion.vision.settle import SettleDetector
+from companion.vision.settle import UNWATCHED_SECONDS, SettleDetector
 from vision_scenes import laid_tray
 
 
@@ -433,7 +433,7 @@ def test_a_die_thrown_while_no_frame_was_read_is_a_roll_soon_after_the_last(late
     a, b = (160.0, 200.0), (320.0, 260.0)
     det, reported_at = entered_then_armed([6], [a])
     out = run([(reported_at + later + k / 15, laid_tray([6, 4], [a, b], 20 + k)) for k in range(12)], det)
-    if later < 20:
+    if later < UNWATCHED_SECONDS:
         assert [sorted(r.values) for _, r in out] == [[4]] and det.thrown_unseen
     else:
         assert out == [] and det.state == "armed"

@@ -456,10 +456,9 @@ class SettleDetector:
 
     def _rolled_places(self, reading, frame: np.ndarray, after: np.ndarray):
         """``reading`` without what it found where ``frame`` (``after``: its ``_view``) is as
-        the tray was before the
-        roll (``UNCHANGED_SHARE``): nothing there was rolled. A keyboard's keys, print, a
-        coin left lying were asked about at every roll, and now and then read as a die.
-        (Rendered desks as rolls, ``vision_desk.py --settled``, 12 views of keyboards and a
+        the tray was before the roll (``UNCHANGED_SHARE``): nothing there was rolled. A
+        keyboard's keys, print, a coin left lying were asked about at every roll, and now and
+        then read as a die. (Rendered desks as rolls, ``vision_desk.py --settled``, 12 views of keyboards and a
         page beside the tray, 10 rolls each: places asked about off the dice 632 -> 30, dice
         read where none lies 15 -> 3, as many read right; a light keyboard seen from
         overhead, 199 -> 0.) A die thrown there changed it: its body, pips and shadow

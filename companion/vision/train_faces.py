@@ -84,8 +84,10 @@ def webcam_views(folder: str, holdout: int, views: int, rng: np.random.Generator
     ``load_photos``'s form: 640x480 (a quarter 960x720) frames of a camera ``tilts`` degrees
     from overhead (0-55), ``distances`` photo-widths away (1.3-2.2; both drawn evenly
     between their two ends) on any side of the tray, JPEG-compressed at quality
-    55-95 (three in ten with 4:2:2 colour, the rest 4:2:0). Crops of a 30 px die with its pips
-    smeared by the JPEG look unlike any crop of a phone photo, shrunk or not."""
+    55-95 (three in ten with 4:2:2 colour, the rest 4:2:0); with chance ``recolour``, its
+    colour channels shuffled before the JPEG (other dice colours, as the JPEG leaves them).
+    Crops of a 30 px die with its pips smeared by the JPEG look unlike any crop of a phone
+    photo, shrunk or not."""
     out = []
     for k, path in enumerate(sorted(glob.glob(os.path.join(folder, "*.jpg")))):
         if holdout and k % holdout == 0:
