@@ -23,7 +23,8 @@
 - ms for the face network to judge 1, 7 and 15 views (its share of the above);
 - ms per frame for the settle detector's motion check (what every frame costs while dice move);
 - the settle-to-reading delay: time from the dice's last motion to the reading, at 15 and
-  30 frames per second (mean and worst over a few rendered rolls).
+  30 frames per second (mean and worst over a few rendered rolls), in steady light and
+  under a lamp flickering with the mains (``render.flickering``).
 
     .venv/bin/python benchmarks/bench_vision.py
 """
@@ -51,7 +52,7 @@ def main() -> int:
     import cv2
     cv2.setNumThreads(1)   # one core, as on a busy Pi
     from companion.vision.calibration import Calibration
-    from companion.vision.render import render_roll, render_tray
+    from companion.vision.render import flickering, render_roll, render_tray
     from companion.vision.settle import SettleDetector
 
     print("read_dice on 640x480 frames (one core):")
@@ -133,23 +134,26 @@ def main() -> int:
     print(f"settle motion check: {1000 * (time.perf_counter() - t0) / 100:.2f} ms per frame")
 
     print("settle-to-reading delay (last dice motion -> reading):")
-    for fps in (15, 30):
+    # (and under a lamp on 50 Hz mains whose light swings 30 % either side of its mean, seen
+    # through a rolling shutter exposing each row for 1/500 s: bands roll across each frame)
+    for fps, lamp in ((15, False), (30, False), (15, True), (30, True)):
         delays, reads = [], 0
         for seed in range(4):
             roll, info = render_roll([(seed + k) % 6 + 1 for k in range(3)], seed=seed, fps=fps, after=1.2)
             det = SettleDetector()
             det.arm()
             for t, f in roll:
-                r = det.feed(f, t)
+                r = det.feed(flickering(f, t, mains_hz=50, swing=0.3) if lamp else f, t)
                 if r is not None:
                     delays.append(1000 * (t - info["rest_at"]))
                     reads += 1
                     break
+        label = f"{fps} fps" + (", a flickering lamp" if lamp else "")
         if delays:
-            print(f"  {fps} fps: mean {statistics.mean(delays):5.0f} ms, worst {max(delays):5.0f} ms "
+            print(f"  {label}: mean {statistics.mean(delays):5.0f} ms, worst {max(delays):5.0f} ms "
                   f"({reads}/4 rolls read)")
         else:
-            print(f"  {fps} fps: no roll was read")
+            print(f"  {label}: no roll was read")
     return 0
 
 

@@ -14,12 +14,15 @@ takes unasked, every die also at its bar or above, and those it would take unask
 die read wrong), how many frames after the hand each report came, and the reports repeated
 after the hand though nothing moved. ``--fov``: a webcam near the tray, seeing
 that many degrees across (the reader is not told: it takes ``perspective``'s assumed one);
-``--cast``: a webcam whose white balance is off, as ``vision_accuracy --cast``; ``--game``: one
+``--cast``: a webcam whose white balance is off, as ``vision_accuracy --cast``; ``--flicker``: a
+lamp on the mains whose light swings that share of its mean either side of it, seen by a
+rolling shutter exposing each row for 1/500 s (``render.flickering``, at each frame's time;
+``--mains`` its frequency), before the noise and the JPEG; ``--game``: one
 detector for all the trays, as the daemon keeps it through a game (it reads later rolls with
 the die size and slant the earlier ones showed), rather than a new one for each.
 
     .venv/bin/python benchmarks/vision_stills.py [--every 5] [--noise 2] [--frames 12] [--tilt 40] [--fov 60]
-        [--cast 1.15,1,0.85] [--game]
+        [--cast 1.15,1,0.85] [--flicker 0.3 [--mains 50]] [--game]
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ def main(argv=None) -> int:
     ap.add_argument("--fov", type=float, default=None, help="the camera's field of view across the frame, "
                     "degrees (a webcam's 50-70; by default 37, from 1.5 photo-widths away)")
     add_cast_option(ap)
+    ap.add_argument("--flicker", type=float, default=0.0, help="a lamp on the mains whose light swings this "
+                    "share of its mean either side of it (0.3), through a rolling shutter")
+    ap.add_argument("--mains", type=float, default=50.0, help="with --flicker: the mains' frequency, Hz")
     ap.add_argument("--game", action="store_true", help="one detector for all the trays, as through a game")
     args = ap.parse_args(argv)
     if args.frames < 1 or args.fps <= 0:
@@ -59,7 +65,16 @@ def main(argv=None) -> int:
     import cv2
 
     from companion.vision.dice import read_dice
+    from companion.vision.render import flickering
     from companion.vision.settle import SettleDetector
+
+    def lit(s):
+        """The lamp's light on still frame ``s``, at the time it is fed (after the hand)."""
+        if not args.flicker:
+            return None
+        rep, j = divmod(s, args.frames)
+        t = (rep * (args.frames + 1) + j + 1) / args.fps
+        return lambda img: flickering(img, t, mains_hz=args.mains, swing=args.flicker)
 
     files = sorted(glob.glob(os.path.join(args.dir, "*.jpg")))[args.offset::args.every]
     if not files:
@@ -78,7 +93,8 @@ def main(argv=None) -> int:
         # as ``vision_accuracy`` scores them: only the noise differs)
         cut: list = []
         views = [as_frame(img, labels, frame="640x480", tilt=args.tilt, jpeg=80, noise=args.noise,
-                          seed=1000 * s + k, field_of_view=args.fov, cast=args.cast, cut_off=None if s else cut)
+                          seed=1000 * s + k, field_of_view=args.fov, cast=args.cast, cut_off=None if s else cut,
+                          light=lit(s))
                  for s in range(3 * args.frames)]
         stills, truth = [frame for frame, _ in views], views[0][1]
         n_dice += len(truth)
@@ -114,6 +130,7 @@ def main(argv=None) -> int:
     print(f"photos {len(files)}, labelled dice {n_dice}, as 640x480 frames seen {args.tilt:g} degrees from overhead"
           + (f" by a camera {args.fov:g} degrees wide" if args.fov else "")
           + (f", cast {','.join(f'{g:g}' for g in args.cast)}" if args.cast else "")
+          + (f", a lamp on {args.mains:g} Hz mains swinging {args.flicker:g}" if args.flicker else "")
           + (", one detector through them all" if args.game else "")
           + f", JPEG 80, sensor noise {args.noise:g}, {args.fps:g} fps")
 

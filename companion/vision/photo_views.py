@@ -73,7 +73,8 @@ CHROMA = {"420": None, "422": "IMWRITE_JPEG_SAMPLING_FACTOR_422", "444": "IMWRIT
 def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0, chroma: str = "420",
              tilt: float = 0.0, exposure: float = 1.0, blur: float = 0.0, noise: float = 0.0, seed: int = 0,
              cast: tuple[float, float, float] | None = None, roll: float = 0.0, field_of_view: float | None = None,
-             far: float = 1.0, barrel: float = 0.0, cut_off: list | None = None, yuyv: bool = False):
+             far: float = 1.0, barrel: float = 0.0, cut_off: list | None = None, yuyv: bool = False,
+             light=None):
     """The photo and its labels as the reader would get them: downscaled to ``size`` (longest
     side), or resized to exactly ``frame`` ("WxH", squashing it as a slanted camera does, or
     with ``tilt``, seen in perspective by a camera that many degrees from overhead:
@@ -86,8 +87,10 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
     (a photo shrunk to a frame has none), drawn from ``seed``, before the JPEG too. ``cast``:
     a white balance gone wrong, as gains on the blue, green and red channels ((1.15, 1, 0.85):
     a cool cast, as under daylight with the camera set for lamps), before the JPEG too.
-    ``roll``: with ``frame``, the camera also turned this many degrees about its own axis (a
-    webcam not quite level; its picture turned anticlockwise), in the same warp.
+    ``light``: a function of the frame lighting it otherwise, before its noise (a lamp on
+    the mains: ``render.flickering`` at the frame's time). ``roll``: with ``frame``, the
+    camera also turned this many degrees about its own axis (a webcam not quite level; its
+    picture turned anticlockwise), in the same warp.
     ``field_of_view``: with ``tilt``, how wide the camera sees across the frame in degrees
     (a webcam's 50-70: nearer the tray, its far end smaller than the near); by default 37,
     from 1.5 photo-widths away. ``far`` over 1: first, the photo as a camera that many
@@ -126,6 +129,8 @@ def as_frame(img, labels, size: int = 0, frame: str | None = None, jpeg: int = 0
         img = cv2.convertScaleAbs(img, alpha=exposure)
     if cast is not None:
         img = np.clip(img * np.float32(cast), 0, 255).astype(np.uint8)
+    if light is not None:
+        img = light(img)
     if noise > 0:
         grain = np.random.default_rng(seed).normal(0.0, noise, img.shape)
         img = np.clip(img + grain, 0, 255).astype(np.uint8)

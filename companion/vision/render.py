@@ -3,7 +3,8 @@
 ``render_tray(dice, coins=(), *, seed=0, size=(640, 480), **style)`` draws one frame;
 ``render_scene`` does the same and also returns where everything is (the ground truth);
 ``render_roll`` draws a whole roll: dice tumbling in, bouncing, coming to rest, and
-optionally a hand reaching into the tray afterwards.
+optionally a hand reaching into the tray afterwards; ``flickering`` lights a frame as a
+lamp on the mains does through a webcam's rolling shutter.
 
 Style knobs (all optional):
 
@@ -467,6 +468,26 @@ def hand_roll(before: list, after: list, steps: int = 6) -> list:
     """The frames a camera gives of a roll: the tray still (``before``), a hand reaching
     further in over it for ``steps`` frames, then the dice at rest (``after``)."""
     return before + [hand_over(before[0], (k + 1) / (2 * steps)) for k in range(steps)] + after
+
+
+def flickering(frame: np.ndarray, t: float, *, mains_hz: float = 50.0, swing: float = 0.3,
+               exposure: float = 1 / 500, readout: float = 1 / 32) -> np.ndarray:
+    """``frame``, taken at ``t`` s, as a webcam's rolling shutter takes it under a lamp on
+    the mains (LED or fluorescent) whose light swings ``swing`` of its mean either side of
+    it, twice each cycle of the mains: each row exposed for ``exposure`` s, the rows read
+    one after another over ``readout`` s. Bands of light and shade cross the frame, and
+    move from frame to frame unless the frame rate divides the flicker's. (The light is
+    scaled before the camera's gamma, 2.2, as a sensor sees it; bright things clip.)"""
+    h = frame.shape[0]
+    w = 2 * math.pi * 2 * mains_hz
+    rows = t + np.arange(h) * readout / h
+    if exposure > 0:   # (the light over each row's exposure)
+        light = 1 + swing * (np.sin(w * (rows + exposure)) - np.sin(w * rows)) / (w * exposure)
+    else:
+        light = 1 + swing * np.cos(w * rows)
+    gain = np.maximum(light, 0.0) ** (1 / 2.2)
+    lit = frame.astype(np.float32) * (gain[:, None, None] if frame.ndim == 3 else gain[:, None])
+    return np.clip(lit + 0.5, 0, 255).astype(np.uint8)
 
 
 def render_tray(dice: Sequence[int], coins: Sequence[str] = (), *, seed: int = 0,

@@ -19,8 +19,11 @@ How it decides:
 
 - Motion is measured on a small copy of each frame (brightened if underexposed, as the
   readers brighten it): the share of pixels that changed in any colour channel by more
-  than ``pixel_threshold`` since the previous frame. Above ``motion_share`` counts as
-  motion (dice tumbling, a hand in the tray); below it the tray is still.
+  than ``pixel_threshold`` since the previous frame, each row of the previous copy first
+  brought to the light of this one's (``_relit``: a lamp's flicker through a rolling
+  shutter, or the camera's exposure, changes whole rows, not a die). Above
+  ``motion_share`` counts as motion (dice tumbling, a hand in the tray); below it the tray
+  is still.
 - A roll *starts* with motion after ``arm()``. Dice that were lying still when it was armed
   are never reported: something has to move first (``require_motion=False`` turns that off).
 - Once still for ``still_time`` seconds, ``still_reads`` frames in a row are read and
@@ -143,12 +146,20 @@ VIEW_WIDTH = 320
 # motion check's share of the tray as the last roll left it, but no more than this. (The 250
 # dev photos as 640x480 JPEG 80 frames 55 degrees from overhead, each against its tray with
 # the dice painted out: 0.1-6.4 %, median 1.6 %, 3 under the motion check's 0.2 %, which wait
-# for motion as before. The same frames 15 % brighter: 76-100 % changed.)
+# for motion as before. The same frames 15 % brighter: as much, 0.1-6.7 %, median 1.6 %, each
+# row's light brought to the other's first (``_relit``; 76-100 % changed without that).)
 UNWATCHED_MOST = 0.25
 # ...and no longer than this after the last roll was read (s): a throw while its reading and
 # notices are on screen (a few seconds each). After a story told or a choice argued over,
 # a cup set down beside the tray would be read as a roll: then the detector waits for motion.
 UNWATCHED_SECONDS = 20.0
+
+# A pixel is taken this much brighter (0-255) where its row's light is compared
+# (``_relit``): dark pixels' ratios are mostly the sensor's noise.
+RELIT_FLOOR = 10.0
+# A channel this bright in a copy of a frame is taken as clipped (blurred a little by the
+# copy's smoothing): the light there was as bright or brighter (``_differ``).
+CLIPPED = 250
 
 IDLE, ARMED, MOVING, SETTLING, DONE = "idle", "armed", "moving", "settling", "done"
 
@@ -157,6 +168,33 @@ def _lies_at(places, t, tol: float, value=None) -> bool:
     """Something of ``places`` ((value, x, y) each) lies within ``tol`` px of ``t`` along
     both axes (showing ``value``, where given)."""
     return any((value is None or v == value) and abs(x - t.x) <= tol and abs(y - t.y) <= tol for v, x, y in places)
+
+
+def _relit(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """``before`` (float32), each row brought to the light of ``after``'s: scaled by the
+    median, along the row, of how much brighter each pixel is in ``after``.
+
+    A lamp on the mains (LED or fluorescent) flickers 100 or 120 times a second, and a
+    webcam's rolling shutter, exposing each row a little after the one above for less than
+    a flicker, lights each row of a frame by the lamp as it was then: bright and dark bands
+    across the frame, moving from frame to frame where the frame rate does not divide the
+    flicker's (50 Hz mains at 15 or 30 fps). Rendered rolls so lit through a 1/500 s
+    exposure (``render.flickering``), 4 at each rate: a lamp whose light swings 15 % either
+    side of its mean changed 8 % of a still tray's pixels from frame to frame (20 %: 45 %),
+    and no roll was read. With each row so brought back, every roll was read right up to a
+    swing of 50 %, as soon as in steady light or up to three frames later (at 60 %, 4 of 8
+    were read, all right). The 50 held-out dev photos as such webcam frames 40 degrees
+    from overhead, a swing of 30 % (``benchmarks/vision_stills.py --flicker 0.3``): trays
+    reported 0 -> 50 of 50, dice right 95.9 % and wrong 0.54 % (in steady light 97.0 % and
+    0.27 %, as before). A row's median is the tray's, not a die's or a hand's, unless they
+    fill half the row: a hand filling more still differs from the tray beside it. (An
+    exposure the camera changes lights every row alike: that is brought back too.)"""
+    import cv2
+    # (each pixel's brightness, a dark pixel's ratio damped: there noise is most of it)
+    ga, gb = ((cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img).astype(np.float32)
+              for img in (after, before))
+    gain = np.median((ga + RELIT_FLOOR) / (gb + RELIT_FLOOR), axis=1)
+    return before.astype(np.float32) * (gain[:, None, None] if before.ndim == 3 else gain[:, None])
 
 
 class _Look(NamedTuple):
@@ -326,10 +364,15 @@ class SettleDetector:
 
     def _differ(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
         """Where two copies of frames (``motion``'s or ``_view``'s, of one size) differ: by
-        more than ``pixel_threshold`` in any colour channel."""
-        import cv2
-        diff = cv2.absdiff(after, before)
-        return (diff.max(axis=2) if diff.ndim == 3 else diff) > self.pixel_threshold
+        more than ``pixel_threshold`` in any colour channel, each row of ``before`` lit as
+        ``after``'s is first (``_relit``)."""
+        diff = after.astype(np.float32) - np.minimum(_relit(before, after), 255.0)
+        # (A pixel white in ``before``, clipped, had more light than it shows: lit brighter
+        # it would show more, so only ``after`` darker than that tells a change.)
+        diff = np.abs(np.where(before >= CLIPPED, np.minimum(diff, 0.0), diff))
+        if diff.ndim == 3:   # (the channels' most: numpy's max along the last axis is slow)
+            diff = np.maximum(np.maximum(diff[..., 0], diff[..., 1]), diff[..., 2])
+        return diff > self.pixel_threshold
 
     def _changed(self, before: np.ndarray | None, after: np.ndarray) -> float:
         """Share of pixels of two such copies that differ (0 where there is no ``before``)."""
@@ -349,8 +392,8 @@ class SettleDetector:
                 t - self._settled_at <= UNWATCHED_SECONDS:
             # The first frame since arming, beside the tray as the last roll left it: dice
             # thrown while no frame was read (a notice on screen, the players quicker than
-            # the prompt) are a roll. (Not a change of nearly every place: an exposure gone
-            # or a camera bumped is no roll.)
+            # the prompt) are a roll. (Not a change of nearly every place: a camera bumped
+            # is no roll. An exposure gone is brought back first: ``_differ``.)
             moving = self.motion_share < self._changed(self._before, self._view(frame)) <= UNWATCHED_MOST
             self.thrown_unseen = moving
         if moving:
@@ -465,16 +508,17 @@ class SettleDetector:
         changed a tenth of its window or more where it hardly stood out (rendered: a white
         die 22 px wide on a white tray, a dark one on a dark tray), three fifths where it
         did, against none of a key's. On the 250 dev photos as rolls, the tray painted out
-        before them (``vision_rolls.py``), no die was left out. A camera bumped or an
-        exposure gone changes every place, and then all is read as before. A die read where
-        nothing changed stays where the last roll reported that very die (``_reported``),
-        unless that roll went into the game (``roll_entered``): the players turned it down
-        and threw part of it again (a cocked die), and the dice left lying are part of the
-        roll; a roll entered was the last prompt's, and every one of the five games' dice
-        prompts counts only the dice thrown for it. Works on anything with ``uncertain`` (and
-        ``dice``); as read, where the detector has seen no still tray before the roll.
-        What it left out of the last reading pooled is in ``left_out``. Returns (the
-        reading, whether anything in it lies where the tray changed: was rolled)."""
+        before them (``vision_rolls.py``), no die was left out. A camera bumped changes
+        every place, and then all is read as before (an exposure gone is brought back first:
+        ``_differ``). A die read where nothing changed stays where the last roll reported
+        that very die (``_reported``), unless that roll went into the game
+        (``roll_entered``): the players turned it down and threw part of it again (a cocked
+        die), and the dice left lying are part of the roll; a roll entered was the last
+        prompt's, and every one of the five games' dice prompts counts only the dice thrown
+        for it. Works on anything with ``uncertain`` (and ``dice``); as read, where the
+        detector has seen no still tray before the roll. What it left out of the last
+        reading pooled is in ``left_out``. Returns (the reading, whether anything in it lies
+        where the tray changed: was rolled)."""
         self.left_out = []
         dice = getattr(reading, "dice", [])
         anything = bool(reading.uncertain or reading.marks)
