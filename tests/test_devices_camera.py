@@ -3,6 +3,7 @@ tray; and the errors of a camera that is missing or disappears."""
 
 import importlib.util
 import shutil
+import sys
 
 import cv2
 import numpy as np
@@ -208,6 +209,89 @@ def test_open_camera_follows_the_config(folder, tmp_path):
     assert isinstance(open_camera(replay), FolderSource)
     with pytest.raises(CameraError, match="camera.source"):
         open_camera(cfg.replace({"camera": {"backend": "folder"}}))
+
+
+class FakePicamera2:
+    """picamera2's ``Picamera2`` as far as the companion uses it (its documented calls): one
+    camera whose controls are ``CONTROLS`` (as ``camera_controls`` lists them), the controls
+    set on it, and grey frames of the configured size."""
+
+    CONTROLS: dict = {}
+    REFUSE = False      # set_controls raises, as for a control the camera rejects
+    made: list = []
+
+    def __init__(self, camera_num=0):
+        self.camera_controls = dict(self.CONTROLS)
+        self.controls, self.size, self.started = {}, None, False
+        FakePicamera2.made.append(self)
+
+    @staticmethod
+    def global_camera_info():
+        return [{"Model": "imx708", "Num": 0}]
+
+    def create_video_configuration(self, main, queue=True):
+        return {"main": main, "queue": queue}
+
+    def configure(self, config):
+        self.size = config["main"]["size"]
+
+    def start(self):
+        self.started = True
+
+    def set_controls(self, controls):
+        if self.REFUSE:
+            raise RuntimeError("control AfMode not supported")
+        self.controls.update(controls)
+
+    def capture_array(self, name="main", wait=None):
+        class Job:
+            def get_result(job, timeout=None):
+                return np.full((self.size[1], self.size[0], 3), 128, np.uint8)
+        return Job()
+
+    def stop(self):
+        self.started = False
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def picamera2(monkeypatch):
+    """The fake in place of picamera2, and libcamera's ``controls.AfModeEnum`` (its values:
+    Manual 0, Auto 1, Continuous 2)."""
+    import types
+    FakePicamera2.made, FakePicamera2.CONTROLS, FakePicamera2.REFUSE = [], {}, False
+    libcamera = types.ModuleType("libcamera")
+    libcamera.controls = types.SimpleNamespace(AfModeEnum=types.SimpleNamespace(Manual=0, Auto=1, Continuous=2))
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    monkeypatch.setitem(sys.modules, "libcamera", libcamera)
+    return FakePicamera2
+
+
+@pytest.mark.parametrize("module, focuses", [("Camera Module 3", True), ("Camera Module 2", False)])
+def test_a_pi_camera_that_can_focus_itself_is_set_to_focus_continuously(picamera2, module, focuses):
+    # The Camera Module 3 starts in manual focus, its lens not on the tray: dice 30 cm
+    # below may come out soft. A camera of fixed focus has no AfMode and is left alone.
+    from companion.devices.picamera import Picamera2Source
+    if focuses:
+        picamera2.CONTROLS = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0), "ExposureTime": (1, 10**6, None)}
+    else:
+        picamera2.CONTROLS = {"ExposureTime": (1, 10**6, None)}
+    with Picamera2Source(size=(320, 240)) as cam:
+        frame, _ = cam.read()
+    assert frame.shape == (240, 320, 3)
+    (made,) = picamera2.made
+    assert made.controls == ({"AfMode": 2} if focuses else {})
+
+
+def test_a_pi_camera_refusing_autofocus_still_gives_frames_and_says_so(picamera2, caplog):
+    from companion.devices.picamera import Picamera2Source
+    picamera2.CONTROLS, picamera2.REFUSE = {"AfMode": (0, 2, 0)}, True
+    with caplog.at_level("WARNING"), Picamera2Source() as cam:
+        frame, _ = cam.read()
+    assert frame.shape == (480, 640, 3)
+    assert "does not focus itself" in caplog.text and "by hand" in caplog.text
 
 
 def test_picamera2_missing_is_a_clear_error():

@@ -5,11 +5,21 @@ on a PC. Its ``"RGB888"`` format is laid out [B, G, R] per pixel, which is OpenC
 frames need no conversion. ``queue=False`` in the configuration stops picamera2 from keeping
 a finished frame in reserve: a capture returns a frame that began after it was asked for,
 never one that was queued before (a reading must show the dice as they are now).
+
+A camera that focuses itself (the Camera Module 3) starts in manual focus, its lens at a
+default position, not on the tray: dice 30 cm below it, as ``hardware/README.md`` mounts
+it, may come out soft, their pips blurred into their faces. So where the camera has an
+``AfMode`` control it is set to focus continuously (picamera2's manual, "Autofocus"); a
+camera of fixed focus (v2, HQ) has none and is left as it is.
 """
 
 from __future__ import annotations
 
+import logging
+
 from companion.devices.camera import CameraError, FrameSource
+
+log = logging.getLogger(__name__)
 
 CAPTURE_TIMEOUT_S = 2.0
 
@@ -44,6 +54,18 @@ class Picamera2Source(FrameSource):
         except Exception as e:
             raise CameraError(f"{self.name} cannot start: {e}") from e
         self._cam = cam
+        self._focus(cam)
+
+    def _focus(self, cam) -> None:
+        """Continuous autofocus where the camera has it (the module docstring). A camera
+        that refuses it still gives frames: that is logged, not raised."""
+        if "AfMode" not in cam.camera_controls:
+            return
+        try:
+            from libcamera import controls
+            cam.set_controls({"AfMode": controls.AfModeEnum.Continuous})
+        except Exception as e:
+            log.warning("%s does not focus itself (%s): focus its lens by hand on the tray", self.name, e)
 
     def _read(self):
         try:
