@@ -64,9 +64,9 @@ def test_a_roll_under_a_flickering_lamp_is_read_once_when_the_dice_stop(fps):
     # An LED lamp on 50 Hz mains whose light swings 30 % either side of its mean, through a
     # webcam exposing each row for 1/500 s: bands of light and shade roll across every
     # frame. The still tray is still; the tumbling dice and the hand are motion.
-    from companion.vision.render import flickering
-
     import cv2
+
+    from companion.vision.render import flickering
 
     frames, info = render_roll([5, 2, 6], seed=7, fps=fps, hand=True, after=0.8)
     lit = [(t, flickering(frame, t, mains_hz=50, swing=0.3)) for t, frame in frames]
@@ -356,7 +356,7 @@ def test_things_lying_still_beside_the_tray_are_not_asked_about_a_die_thrown_in_
     # they are not asked about; a die thrown in whose face cannot be read (a logo, no
     # calibration) still is. So too where the frame is darker all over after the roll (the
     # webcam's exposure gone down): the keys still lie as they lay. A camera bumped (the
-    # frame moved 6 px) shows every place changed: then the keys are asked about as before.
+    # frame moved 6 px) changes where the keys lie: then they are asked about as before.
     import math
 
     import cv2
