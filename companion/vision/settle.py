@@ -179,20 +179,21 @@ def _relit(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     median, along the row, of how much brighter each pixel is in ``after``.
 
     A lamp on the mains (LED or fluorescent) flickers 100 or 120 times a second, and a
-    webcam's rolling shutter, exposing each row a little after the one above for less than
-    a flicker, lights each row of a frame by the lamp as it was then: bright and dark bands
+    webcam's rolling shutter, exposing each row a little after the one above for less than a
+    flicker, lights each row of a frame by the lamp as it was then: bright and dark bands
     across the frame, moving from frame to frame where the frame rate does not divide the
     flicker's (50 Hz mains at 15 or 30 fps). Rendered rolls so lit through a 1/500 s
     exposure (``render.flickering``), 4 at each rate: a lamp whose light swings 15 % either
     side of its mean changed 8 % of a still tray's pixels from frame to frame (20 %: 45 %),
     and no roll was read. With each row so brought back, every roll was read right up to a
     swing of 50 %, as soon as in steady light or up to three frames later (at 60 %, 4 of 8
-    were read, all right). The 50 held-out dev photos as such webcam frames 40 degrees
-    from overhead, a swing of 30 % (``benchmarks/vision_stills.py --flicker 0.3``): trays
+    were read, all right). The 50 held-out dev photos as such webcam frames 40 degrees from
+    overhead, a swing of 30 % (``benchmarks/vision_stills.py --flicker 0.3``): trays
     reported 0 -> 50 of 50, dice right 95.9 % and wrong 0.54 % (in steady light 97.0 % and
-    0.27 %, as before). A row's median is the tray's, not a die's or a hand's, unless they
-    fill half the row: a hand filling more still differs from the tray beside it. (An
-    exposure the camera changes lights every row alike: that is brought back too.)"""
+    0.27 %, as before); as one game (``--game``), 97.3 % and none (97.3 % and 0.27 %). A
+    row's median is the tray's, not a die's or a hand's, unless they fill half the row: a
+    hand filling more still differs from the tray beside it. (An exposure the camera changes
+    lights every row alike: that is brought back too.)"""
     import cv2
     # (each pixel's brightness, a dark pixel's ratio damped: there noise is most of it)
     ga, gb = ((cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img).astype(np.float32)
