@@ -222,7 +222,7 @@ class FakePicamera2:
 
     def __init__(self, camera_num=0):
         self.camera_controls = dict(self.CONTROLS)
-        self.controls, self.size, self.started = {}, None, False
+        self.controls, self.size = {}, None
         FakePicamera2.made.append(self)
 
     @staticmethod
@@ -236,7 +236,7 @@ class FakePicamera2:
         self.size = config["main"]["size"]
 
     def start(self):
-        self.started = True
+        pass
 
     def set_controls(self, controls):
         if self.REFUSE:
@@ -250,7 +250,7 @@ class FakePicamera2:
         return Job()
 
     def stop(self):
-        self.started = False
+        pass
 
     def close(self):
         pass

@@ -503,25 +503,25 @@ class SettleDetector:
         return even_exposure(cv2.GaussianBlur(frame, (3, 3), 0))
 
     def _rolled_places(self, reading, frame: np.ndarray, after: np.ndarray):
-        """``reading`` without what it found where ``frame`` (``after``: its ``_view``) is as
-        the tray was before the roll (``UNCHANGED_SHARE``): nothing there was rolled. A
-        keyboard's keys, print, a coin left lying were asked about at every roll, and now and
-        then read as a die. (Rendered desks as rolls, ``vision_desk.py --settled``, 12 views of keyboards and a
-        page beside the tray, 10 rolls each: places asked about off the dice 632 -> 30, dice
-        read where none lies 15 -> 3, as many read right; a light keyboard seen from
-        overhead, 199 -> 0.) A die thrown there changed it: its body, pips and shadow
-        changed a tenth of its window or more where it hardly stood out (rendered: a white
-        die 22 px wide on a white tray, a dark one on a dark tray), three fifths where it
-        did, against none of a key's. On the 250 dev photos as rolls, the tray painted out
-        before them (``vision_rolls.py``), no die was left out. A camera bumped changes
-        every place, and then all is read as before (an exposure gone is brought back first:
-        ``_differ``). A die read where nothing changed stays where the last roll reported
-        that very die (``_reported``), unless that roll went into the game
-        (``roll_entered``): the players turned it down and threw part of it again (a cocked
-        die), and the dice left lying are part of the roll; a roll entered was the last
-        prompt's, and every one of the five games' dice prompts counts only the dice thrown
-        for it. Works on anything with ``uncertain`` (and ``dice``); as read, where the
-        detector has seen no still tray before the roll. What it left out of the last
+        """``reading`` without what it found where ``frame`` (``after``: its ``_view``) is
+        as the tray was before the roll (``UNCHANGED_SHARE``): nothing there was rolled. A
+        keyboard's keys, print, a coin left lying were asked about at every roll, and now
+        and then read as a die. (Rendered desks as rolls, ``vision_desk.py --settled``, 12
+        views of keyboards and a page beside the tray, 10 rolls each: places asked about off
+        the dice 632 -> 30, dice read where none lies 15 -> 3, as many read right; a light
+        keyboard seen from overhead, 199 -> 0.) A die thrown there changed it: its body,
+        pips and shadow changed a tenth of its window or more where it hardly stood out
+        (rendered: a white die 22 px wide on a white tray, a dark one on a dark tray), three
+        fifths where it did, against none of a key's. On the 250 dev photos as rolls, the
+        tray painted out before them (``vision_rolls.py``), no die was left out. A camera
+        bumped changes every place, and then all is read as before (an exposure gone is
+        brought back first: ``_differ``). A die read where nothing changed stays where the
+        last roll reported that very die (``_reported``), unless that roll went into the
+        game (``roll_entered``): the players turned it down and threw part of it again (a
+        cocked die), and the dice left lying are part of the roll; a roll entered was the
+        last prompt's, and every one of the five games' dice prompts counts only the dice
+        thrown for it. Works on anything with ``uncertain`` (and ``dice``); as read, where
+        the detector has seen no still tray before the roll. What it left out of the last
         reading pooled is in ``left_out``. Returns (the reading, whether anything in it lies
         where the tray changed: was rolled)."""
         self.left_out = []
